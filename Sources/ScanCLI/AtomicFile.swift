@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Writes one output file atomically: everything goes to a hidden temporary file in the same
+/// directory, which is renamed over the destination only by `commit()`. Until then the
+/// destination is untouched, and an abandoned writer removes its temporary file, so an
+/// interrupted or failed run never leaves a partial or empty output.
+final class AtomicFileWriter {
+    let destination: String
+    let temporaryPath: String
+    private var descriptor: Int32
+    private var finished = false
+
+    /// Every temporary file name starts with this, so leftovers are easy to recognise.
+    static let temporaryPrefix = ".scantext-tmp-"
+
+    init(destination: String) throws(CLIError) {
+        self.destination = destination
+        let directory = (destination as NSString).deletingLastPathComponent
+        let name = (destination as NSString).lastPathComponent
+        var template = Array(((directory.isEmpty ? "." : directory) + "/" + Self.temporaryPrefix + name + ".XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            throw CLIError("\(destination): cannot create a file there (\(String(cString: strerror(errno)))); check the output directory's permissions")
+        }
+        descriptor = fd
+        temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        TemporaryFiles.shared.register(temporaryPath)
+    }
+
+    deinit {
+        if !finished { abandon() }
+    }
+
+    func write(_ text: String) throws(CLIError) {
+        var bytes = Array(text.utf8)
+        try write(bytes: &bytes)
+    }
+
+    func write(bytes: inout [UInt8]) throws(CLIError) {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { raw in
+                #if canImport(Glibc)
+                Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                #else
+                Darwin.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                #endif
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw CLIError("\(destination): write failed (\(String(cString: strerror(errno)))); check free disk space")
+            }
+            offset += n
+        }
+    }
+
+    /// Makes the file visible under its final name.
+    func commit() throws(CLIError) {
+        guard !finished else { return }
+        finished = true
+        fchmod(descriptor, 0o644)
+        close(descriptor)
+        if rename(temporaryPath, destination) != 0 {
+            let reason = String(cString: strerror(errno))
+            unlink(temporaryPath)
+            TemporaryFiles.shared.unregister(temporaryPath)
+            throw CLIError("\(destination): could not be written (\(reason)); check the output directory")
+        }
+        TemporaryFiles.shared.unregister(temporaryPath)
+    }
+
+    /// Drops everything written; the destination stays as it was.
+    func abandon() {
+        guard !finished else { return }
+        finished = true
+        close(descriptor)
+        unlink(temporaryPath)
+        TemporaryFiles.shared.unregister(temporaryPath)
+    }
+
+    /// Writes a whole file at once.
+    static func write(_ data: Data, to destination: String) throws(CLIError) {
+        let writer = try AtomicFileWriter(destination: destination)
+        var bytes = [UInt8](data)
+        try writer.write(bytes: &bytes)
+        try writer.commit()
+    }
+}

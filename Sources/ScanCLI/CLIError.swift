@@ -1,0 +1,36 @@
+import Foundation
+
+/// An error of the command line itself (bad option values, unwritable outputs). Its
+/// description is the one line the user sees.
+struct CLIError: Error, LocalizedError, CustomStringConvertible {
+    let message: String
+    init(_ message: String) { self.message = message }
+    var errorDescription: String? { message }
+    var description: String { message }
+}
+
+/// Exit codes, stable and documented in `--help` and the README.
+enum ExitStatus {
+    /// Every input done.
+    static let success: Int32 = 0
+    /// Some inputs failed; the others were done.
+    static let someFailed: Int32 = 1
+    /// Nothing could start: language data missing, tessdata unreadable.
+    static let setupFailed: Int32 = 2
+    /// Bad command line (swift-argument-parser's EX_USAGE).
+    static let usage: Int32 = 64
+    /// Standard output was closed by its reader (`| head`), as a SIGPIPE death would report.
+    static let outputClosed: Int32 = 141
+    /// Interrupted by SIGINT or SIGTERM.
+    static let interrupted: Int32 = 130
+
+    static let helpText = """
+        EXIT STATUS:
+          0    every input was processed
+          1    some inputs failed (each named on stderr); the rest were processed
+          2    could not start (missing language data, bad --tessdata)
+          64   usage error (unknown option, bad value)
+          130  interrupted (SIGINT/SIGTERM); no partial output files remain
+          141  stdout was closed early by its reader (e.g. | head)
+        """
+}

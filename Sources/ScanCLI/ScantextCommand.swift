@@ -1,0 +1,123 @@
+import ArgumentParser
+import Foundation
+import ScanCore
+import TextRecognition
+
+/// The root command: `scantext [recognize] [OPTIONS] INPUT...` or `scantext detect ...`.
+public struct ScantextCommand: ParsableCommand {
+    public static let version = "0.1.0"
+
+    public static let configuration = CommandConfiguration(
+        commandName: "scantext",
+        abstract: "Turn scans and phone photos of documents into text.",
+        discussion: RecognizeCommand.discussion + """
+
+            Run 'scantext help recognize' for every recognition option.
+            """,
+        version: "scantext \(version) (tesseract \(Tesseract.version))",
+        subcommands: [RecognizeCommand.self, DetectCommand.self],
+        defaultSubcommand: RecognizeCommand.self
+    )
+
+    public init() {}
+}
+
+/// `scantext [recognize] [OPTIONS] INPUT...`: recognise the text of images.
+struct RecognizeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "recognize",
+        abstract: "Turn scans and phone photos of documents into text.",
+        discussion: discussion
+    )
+
+    static let discussion = """
+            Reads PNG, JPEG, TIFF (every page), WebP, BMP, PNM and GIF images, or one image from \
+            standard input ('-'). Finds the page in photos and flattens it before recognition; flat \
+            scans pass through untouched. Text goes to stdout, pages separated by a form feed; \
+            errors and progress go to stderr.
+
+            EXAMPLES:
+              scantext page.png                  print the text of one page
+              scantext scan.tif | less           every page of a multi-page TIFF
+              cat photo.jpg | scantext -         read standard input
+              scantext --lang eng+deu brief.jpg  two languages (tesseract-ocr-deu)
+              scantext --format jsonl *.jpg      text, confidence, word boxes, corners
+              scantext --crop none --psm 6 receipt.png
+                                                 no page detection, one text block
+              scantext --crop '10,12;900,30;880,1200;5,1180' photo.jpg
+                                                 your own page corners (TL;TR;BR;BL)
+              scantext --save-pages flat/ --format none photo.jpg
+                                                 scanner only: flattened pages, no OCR
+              scantext detect --format jsonl photo.jpg
+                                                 page corners only
+
+            \(ExitStatus.helpText)
+            """
+
+    @OptionGroup(title: "Recognition")
+    var engine: EngineOptions
+
+    @Option(help: ArgumentHelp(
+        "Page outline: 'auto' finds the page in photos, 'none' reads the image as it is, or four corners 'x1,y1;x2,y2;x3,y3;x4,y4' (TL;TR;BR;BL, source pixels).",
+        valueName: "auto|none|quad"))
+    var crop: CropArgument = .mode(.auto)
+
+    @Option(help: ArgumentHelp("Output: text (form feed between pages), jsonl (one object per page), tsv, hocr, or none.", valueName: "format"))
+    var format: FormatArgument = .format(.text)
+
+    @Option(help: ArgumentHelp("Write each page, as corrected, to DIR as PNG.", valueName: "dir"))
+    var savePages: String?
+
+    @Argument(help: ArgumentHelp("Image files; '-' reads standard input.", valueName: "input"))
+    var inputs: [String] = []
+
+    func validate() throws {
+        guard !inputs.isEmpty else { throw ValidationError("no input given; name image files, or '-' for standard input") }
+        if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("'-' (standard input) can be given only once") }
+        if format == .none && savePages == nil {
+            throw ValidationError("--format none prints nothing; add --save-pages DIR to keep the corrected pages")
+        }
+    }
+
+    func run() throws {
+        Diagnostics.ignoreBrokenPipes()
+        var options = engine.recognitionOptions(crop: crop.cropMode)
+        let outputFormat = format.outputFormat
+        options.renderTSV = outputFormat == .tsv
+        options.renderHOCR = outputFormat == .hocr
+        options.keepCorrectedImages = savePages != nil
+        options.skipRecognition = outputFormat == nil
+        if let savePages { try PageSaver.prepare(directory: savePages) }
+
+        let recognizer: TextRecognizer
+        do {
+            recognizer = try TextRecognizer(options: options)
+        } catch {
+            Diagnostics.error(error.message)
+            throw ExitCode(ExitStatus.setupFailed)
+        }
+        let session = StreamSession(format: outputFormat, saver: savePages.map(PageSaver.init(directory:)))
+        let summary = session.run(recognizer, inputs: inputs.map { $0 == "-" ? .standardInput : .file($0) })
+        if summary.outputClosed { throw ExitCode(ExitStatus.outputClosed) }
+        if summary.failedPages > 0 { throw ExitCode(ExitStatus.someFailed) }
+    }
+}
+
+/// `--format`, which also takes `none`.
+enum FormatArgument: ExpressibleByArgument, Equatable {
+    case format(OutputFormat)
+    case none
+
+    init?(argument: String) {
+        if argument == "none" { self = .none; return }
+        guard let f = OutputFormat(rawValue: argument) else { return nil }
+        self = .format(f)
+    }
+
+    var outputFormat: OutputFormat? {
+        if case .format(let f) = self { return f }
+        return nil
+    }
+
+    static var allValueStrings: [String] { OutputFormat.allCases.map(\.rawValue) + ["none"] }
+}

@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+import Synchronization
+
+/// Writes to a file descriptor with plain `write(2)`, retrying short writes and `EINTR`.
+/// Reports a closed pipe (`EPIPE`) instead of dying of `SIGPIPE`, so `scantext … | head` ends
+/// quietly.
+final class DescriptorWriter: Sendable {
+    let descriptor: Int32
+    private let broken = Atomic<Bool>(false)
+
+    init(descriptor: Int32) {
+        self.descriptor = descriptor
+    }
+
+    static let standardOutput = DescriptorWriter(descriptor: 1)
+    static let standardError = DescriptorWriter(descriptor: 2)
+
+    /// True once a write failed (for stdout: the reader went away).
+    var isBroken: Bool { broken.load(ordering: .relaxed) }
+
+    @discardableResult
+    func write(_ text: String) -> Bool {
+        var bytes = Array(text.utf8)
+        return write(bytes: &bytes)
+    }
+
+    @discardableResult
+    func write(bytes: inout [UInt8]) -> Bool {
+        guard !isBroken else { return false }
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { raw in
+                #if canImport(Glibc)
+                Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                #else
+                Darwin.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                #endif
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                broken.store(true, ordering: .relaxed)
+                return false
+            }
+            offset += n
+        }
+        return true
+    }
+
+    var isTerminal: Bool { isatty(descriptor) != 0 }
+}
+
+/// Diagnostics on stderr: one line each, prefixed with the program name.
+enum Diagnostics {
+    static func error(_ message: String) {
+        DescriptorWriter.standardError.write("scantext: \(message)\n")
+    }
+
+    static func note(_ message: String) {
+        DescriptorWriter.standardError.write("scantext: \(message)\n")
+    }
+
+    /// Broken pipes must not kill the process; writes report them instead.
+    static func ignoreBrokenPipes() {
+        signal(SIGPIPE, SIG_IGN)
+    }
+}

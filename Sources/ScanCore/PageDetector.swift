@@ -1,0 +1,404 @@
+import Foundation
+
+/// A page found in a photo.
+public struct PageDetection: Sendable, Equatable {
+    /// Corners in source pixels: top-left, top-right, bottom-right, bottom-left.
+    public var quad: Quad
+    /// 0–1: how much of the outline is backed by image edges.
+    public var confidence: Double
+}
+
+/// Finds the page quadrilateral in a photo.
+///
+/// The method works on line segments, in the manner of the strongest published SmartDoc
+/// methods, not on contour approximation:
+/// 1. a small working copy (long side `workingSize`), smoothed, with colour gradients, so a light
+///    page on a light desk still shows its edge in whichever channel differs most;
+/// 2. an orientation-restricted Hough transform: each edge pixel votes only for lines
+///    perpendicular to its gradient, which keeps peaks sharp;
+/// 3. every pair of roughly horizontal and pair of roughly vertical candidate lines (the image
+///    borders included, for pages cut by the frame) forms a quad, scored by how much of each
+///    side is backed by an edge pointing across that side, so clutter and text lines inside the
+///    page lose to the long continuous outline, and an occluding hand costs only part of a side;
+/// 4. the winning sides are refined by a weighted least-squares fit to their edge pixels.
+///
+/// It returns nil for flat scans (the best outline is the image frame itself) and whenever the
+/// best outline is not convincing: a wrong crop is worse than none.
+public struct PageDetector: Sendable {
+    /// Long side of the working copy, in pixels.
+    public var workingSize: Int
+    /// Detections below this confidence are dropped.
+    public var minimumConfidence: Double
+    /// The page must cover at least this share of the image.
+    public var minimumAreaFraction: Double
+
+    public init(workingSize: Int = 400, minimumConfidence: Double = 0.55, minimumAreaFraction: Double = 0.12) {
+        self.workingSize = workingSize
+        self.minimumConfidence = minimumConfidence
+        self.minimumAreaFraction = minimumAreaFraction
+    }
+
+    public func detect(in image: PixelBuffer) -> PageDetection? {
+        let longSide = max(image.width, image.height)
+        let factor = max(1, Int((Double(longSide) / Double(workingSize)).rounded(.up)))
+        let small = image.downsampled(by: factor)
+        guard small.width >= 16, small.height >= 16 else { return nil }
+        let field = GradientField(small)
+        guard let best = field.bestQuad(minimumAreaFraction: minimumAreaFraction) else { return nil }
+        guard !best.isFrame, best.confidence >= minimumConfidence else { return nil }
+        // Working-copy coordinates → source pixels (pixel-corner convention on both sides).
+        let sx = Double(image.width) / Double(small.width), sy = Double(image.height) / Double(small.height)
+        let quad = Quad(
+            topLeft: Point(best.quad.topLeft.x * sx, best.quad.topLeft.y * sy),
+            topRight: Point(best.quad.topRight.x * sx, best.quad.topRight.y * sy),
+            bottomRight: Point(best.quad.bottomRight.x * sx, best.quad.bottomRight.y * sy),
+            bottomLeft: Point(best.quad.bottomLeft.x * sx, best.quad.bottomLeft.y * sy))
+        return PageDetection(quad: quad, confidence: best.confidence)
+    }
+}
+
+/// A line `x·cos θ + y·sin θ = ρ` in working-copy coordinates (pixel centres at i + ½).
+struct Line {
+    var theta: Double
+    var rho: Double
+    var isBorder = false
+    var votes: Double = 0
+
+    var normal: Point { Point(cos(theta), sin(theta)) }
+
+    func intersection(_ other: Line) -> Point? {
+        let a = cos(theta), b = sin(theta), c = cos(other.theta), d = sin(other.theta)
+        let det = a * d - b * c
+        guard abs(det) > 1e-6 else { return nil }
+        return Point((rho * d - b * other.rho) / det, (a * other.rho - rho * c) / det)
+    }
+}
+
+struct ScoredQuad {
+    var quad: Quad
+    var confidence: Double
+    var isFrame: Bool
+}
+
+/// Smoothed colour gradients of the working copy.
+struct GradientField {
+    let width: Int
+    let height: Int
+    /// Gradient components of the channel with the strongest gradient at each pixel.
+    var gx: [Float]
+    var gy: [Float]
+    var magnitude: [Float]
+    /// Magnitude above which a pixel counts as an edge.
+    var threshold: Float = 0
+
+    init(_ image: PixelBuffer) {
+        width = image.width
+        height = image.height
+        let n = width * height
+        let channels = image.format.channels
+        gx = [Float](repeating: 0, count: n)
+        gy = [Float](repeating: 0, count: n)
+        magnitude = [Float](repeating: 0, count: n)
+        for ch in 0..<channels {
+            var plane = [Float](repeating: 0, count: n)
+            image.pixels.withUnsafeBufferPointer { src in
+                for i in 0..<n { plane[i] = Float(src[i * channels + ch]) }
+            }
+            plane = Self.blur(plane, width, height)
+            accumulateSobel(plane)
+        }
+        threshold = edgeThreshold()
+    }
+
+    /// Separable [1 4 6 4 1] / 16 smoothing with replicated borders.
+    static func blur(_ p: [Float], _ w: Int, _ h: Int) -> [Float] {
+        var tmp = [Float](repeating: 0, count: p.count)
+        var out = [Float](repeating: 0, count: p.count)
+        let k: [Float] = [1, 4, 6, 4, 1]
+        for y in 0..<h {
+            for x in 0..<w {
+                var s: Float = 0
+                for j in -2...2 { s += k[j + 2] * p[y * w + min(max(x + j, 0), w - 1)] }
+                tmp[y * w + x] = s / 16
+            }
+        }
+        for y in 0..<h {
+            for x in 0..<w {
+                var s: Float = 0
+                for j in -2...2 { s += k[j + 2] * tmp[min(max(y + j, 0), h - 1) * w + x] }
+                out[y * w + x] = s / 16
+            }
+        }
+        return out
+    }
+
+    /// Sobel on one channel; keeps it where it is stronger than the channels before.
+    mutating func accumulateSobel(_ p: [Float]) {
+        let w = width, h = height
+        guard w > 2, h > 2 else { return }
+        for y in 1..<(h - 1) {
+            for x in 1..<(w - 1) {
+                let i = y * w + x
+                let dx = (p[i - w + 1] + 2 * p[i + 1] + p[i + w + 1]) - (p[i - w - 1] + 2 * p[i - 1] + p[i + w - 1])
+                let dy = (p[i + w - 1] + 2 * p[i + w] + p[i + w + 1]) - (p[i - w - 1] + 2 * p[i - w] + p[i - w + 1])
+                let m = (dx * dx + dy * dy).squareRoot() / 8
+                if m > magnitude[i] {
+                    magnitude[i] = m
+                    gx[i] = dx
+                    gy[i] = dy
+                }
+            }
+        }
+    }
+
+    /// The 85th percentile of gradient magnitude, but never below a floor that noise reaches.
+    func edgeThreshold() -> Float {
+        var histogram = [Int](repeating: 0, count: 256)
+        for m in magnitude { histogram[min(Int(m), 255)] += 1 }
+        let target = Int(Double(magnitude.count) * 0.85)
+        var seen = 0
+        for (value, count) in histogram.enumerated() {
+            seen += count
+            if seen >= target { return max(Float(value), 3) }
+        }
+        return 3
+    }
+
+    // MARK: Hough transform
+
+    static let thetaBins = 180
+
+    func houghLines(maxLines: Int) -> [Line] {
+        let diag = Int((Double(width * width + height * height)).squareRoot()) + 2
+        let rhoBins = 2 * diag + 1
+        var accumulator = [Float](repeating: 0, count: Self.thetaBins * rhoBins)
+        let cosTable = (0..<Self.thetaBins).map { Float(cos(Double($0) * .pi / Double(Self.thetaBins))) }
+        let sinTable = (0..<Self.thetaBins).map { Float(sin(Double($0) * .pi / Double(Self.thetaBins))) }
+        let spread = 3
+        for y in 1..<(height - 1) {
+            for x in 1..<(width - 1) {
+                let i = y * width + x
+                let m = magnitude[i]
+                guard m >= threshold else { continue }
+                var angle = atan2(Double(gy[i]), Double(gx[i]))
+                if angle < 0 { angle += .pi }
+                let center = Int((angle / .pi * Double(Self.thetaBins)).rounded()) % Self.thetaBins
+                let weight = min(m, 4 * threshold)
+                let px = Float(x) + 0.5, py = Float(y) + 0.5
+                for d in -spread...spread {
+                    var t = center + d
+                    var sign: Float = 1
+                    if t < 0 { t += Self.thetaBins; sign = -1 } else if t >= Self.thetaBins { t -= Self.thetaBins; sign = -1 }
+                    _ = sign
+                    let rho = px * cosTable[t] + py * sinTable[t]
+                    let r = Int(rho.rounded()) + diag
+                    accumulator[t * rhoBins + r] += weight
+                }
+            }
+        }
+        // Peaks, strongest first, with non-maximum suppression in (θ, ρ).
+        var candidates: [(Float, Int, Int)] = []
+        for t in 0..<Self.thetaBins {
+            for r in 0..<rhoBins {
+                let v = accumulator[t * rhoBins + r]
+                if v > 0 { candidates.append((v, t, r)) }
+            }
+        }
+        candidates.sort { $0.0 > $1.0 }
+        var lines: [Line] = []
+        let minDistance = Double(max(width, height)) * 0.02 + 3
+        for (v, t, r) in candidates {
+            guard lines.count < maxLines else { break }
+            let theta = Double(t) * .pi / Double(Self.thetaBins)
+            let rho = Double(r - diag)
+            let line = Line(theta: theta, rho: rho, votes: Double(v))
+            if lines.contains(where: { Self.similar($0, line, minDistance) }) { continue }
+            lines.append(line)
+        }
+        return lines
+    }
+
+    /// Lines within 5° and `distance` pixels of each other (θ wraps at 180° with ρ negated).
+    static func similar(_ a: Line, _ b: Line, _ distance: Double) -> Bool {
+        var dt = abs(a.theta - b.theta)
+        var rb = b.rho
+        if dt > .pi / 2 { dt = .pi - dt; rb = -rb }
+        return dt < 5 * .pi / 180 && abs(a.rho - rb) < distance
+    }
+
+    // MARK: Quad search
+
+    func bestQuad(minimumAreaFraction: Double) -> ScoredQuad? {
+        let lines = houghLines(maxLines: 24)
+        let w = Double(width), h = Double(height)
+        var horizontal = lines.filter { abs($0.theta - .pi / 2) < .pi / 4 }
+        var vertical = lines.filter { abs($0.theta - .pi / 2) >= .pi / 4 }
+        horizontal = Array(horizontal.prefix(10))
+        vertical = Array(vertical.prefix(10))
+        horizontal.append(Line(theta: .pi / 2, rho: 0.5, isBorder: true))
+        horizontal.append(Line(theta: .pi / 2, rho: h - 0.5, isBorder: true))
+        vertical.append(Line(theta: 0, rho: 0.5, isBorder: true))
+        vertical.append(Line(theta: 0, rho: w - 0.5, isBorder: true))
+
+        let imageArea = w * h
+        var best: (score: Double, quad: Quad, sides: [Line], polarity: Double)?
+        for a in 0..<horizontal.count {
+            for b in (a + 1)..<horizontal.count {
+                for c in 0..<vertical.count {
+                    for d in (c + 1)..<vertical.count {
+                        guard let (quad, sides) = assemble(horizontal[a], horizontal[b], vertical[c], vertical[d]) else { continue }
+                        let area = quad.area / imageArea
+                        guard area >= minimumAreaFraction, area <= 1.02, quad.isConvex, inBounds(quad) else { continue }
+                        // A quad leaning on more than one side of the frame would crop the
+                        // image with little evidence; the whole frame means "flat scan".
+                        let borders = [horizontal[a], horizontal[b], vertical[c], vertical[d]].filter(\.isBorder).count
+                        guard borders <= 1 || borders == 4 else { continue }
+                        let (score, polarity) = self.score(quad, sides: sides, areaFraction: area)
+                        if score > (best?.score ?? -1) { best = (score, quad, sides, polarity) }
+                    }
+                }
+            }
+        }
+        guard let best else { return nil }
+        let isFrame = best.sides.allSatisfy(\.isBorder)
+        let refined = isFrame ? best.quad : refine(best.quad, sides: best.sides, polarity: best.polarity)
+        let supports = sidesOf(refined).enumerated().map {
+            best.sides[$0.offset].isBorder ? Self.borderSupport : support($0.element.0, $0.element.1, polarity: best.polarity)
+        }
+        let confidence = supports.reduce(0, +) / 4 * 0.5 + (supports.min() ?? 0) * 0.5
+        return ScoredQuad(quad: refined, confidence: min(1, confidence / 0.8), isFrame: isFrame)
+    }
+
+    /// Orders two horizontal and two vertical lines into a TL, TR, BR, BL quad.
+    func assemble(_ h1: Line, _ h2: Line, _ v1: Line, _ v2: Line) -> (Quad, [Line])? {
+        let midX = Double(width) / 2, midY = Double(height) / 2
+        func yAt(_ l: Line) -> Double { (l.rho - midX * cos(l.theta)) / max(sin(l.theta), 1e-6) }
+        func xAt(_ l: Line) -> Double { (l.rho - midY * sin(l.theta)) / (abs(cos(l.theta)) > 1e-6 ? cos(l.theta) : 1e-6) }
+        let (top, bottom) = yAt(h1) < yAt(h2) ? (h1, h2) : (h2, h1)
+        let (left, right) = xAt(v1) < xAt(v2) ? (v1, v2) : (v2, v1)
+        guard let tl = top.intersection(left), let tr = top.intersection(right),
+              let br = bottom.intersection(right), let bl = bottom.intersection(left)
+        else { return nil }
+        return (Quad(topLeft: tl, topRight: tr, bottomRight: br, bottomLeft: bl), [top, right, bottom, left])
+    }
+
+    /// Corners may sit a little outside the frame (a page cut by the photo's edge).
+    func inBounds(_ q: Quad) -> Bool {
+        let mx = Double(width) * 0.08, my = Double(height) * 0.08
+        return q.corners.allSatisfy { $0.x >= -mx && $0.x <= Double(width) + mx && $0.y >= -my && $0.y <= Double(height) + my }
+    }
+
+    /// Sides in the order top, right, bottom, left, as point pairs.
+    func sidesOf(_ q: Quad) -> [(Point, Point)] {
+        [(q.topLeft, q.topRight), (q.topRight, q.bottomRight), (q.bottomRight, q.bottomLeft), (q.bottomLeft, q.topLeft)]
+    }
+
+    /// The best of the two polarities (page brighter or darker than its surroundings): mixing
+    /// them along one outline is what text lines and clutter do, not pages.
+    func score(_ q: Quad, sides: [Line], areaFraction: Double) -> (score: Double, polarity: Double) {
+        var best = (score: -1.0, polarity: 1.0)
+        for polarity in [1.0, -1.0] {
+            var supports: [Double] = []
+            for (i, (p, r)) in sidesOf(q).enumerated() {
+                supports.append(sides[i].isBorder ? Self.borderSupport : support(p, r, polarity: polarity))
+            }
+            let mean = supports.reduce(0, +) / 4
+            let minimum = supports.min() ?? 0
+            let score = 0.55 * mean + 0.3 * minimum + 0.15 * areaFraction
+            if score > best.score { best = (score, polarity) }
+        }
+        return best
+    }
+
+    /// What a side along the image frame counts for: the frame is a weak edge.
+    static let borderSupport = 0.45
+
+    /// The share of a segment backed by an edge whose gradient points across the segment, with
+    /// brightness rising inwards (`polarity` 1) or outwards (−1). Corners run clockwise, so the
+    /// normal (−dy, dx) points into the quad.
+    func support(_ a: Point, _ b: Point, polarity: Double) -> Double {
+        let length = a.distance(to: b)
+        guard length >= 2 else { return 0 }
+        let dx = (b.x - a.x) / length, dy = (b.y - a.y) / length
+        let nx = -dy, ny = dx
+        let steps = Int(length)
+        var hits = 0
+        for s in 0..<steps {
+            let t = (Double(s) + 0.5)
+            let px = a.x + dx * t, py = a.y + dy * t
+            for o in [0.0, -1, 1, -2, 2] {
+                let x = Int((px + nx * o).rounded(.down)), y = Int((py + ny * o).rounded(.down))
+                guard x >= 1, y >= 1, x < width - 1, y < height - 1 else { continue }
+                let i = y * width + x
+                let m = magnitude[i]
+                guard m >= threshold else { continue }
+                let cosine = polarity * (Double(gx[i]) * nx + Double(gy[i]) * ny) / Double(m * 8)
+                if cosine > 0.85 { hits += 1; break }
+            }
+        }
+        // Parts outside the frame count as unsupported.
+        return Double(hits) / Double(max(steps, 1))
+    }
+
+    /// Refits each non-border side to the edge pixels near it (weighted total least squares).
+    func refine(_ q: Quad, sides: [Line], polarity: Double) -> Quad {
+        var fitted: [Line] = []
+        for (i, (a, b)) in sidesOf(q).enumerated() {
+            guard !sides[i].isBorder, let line = fit(a, b, polarity: polarity) else {
+                fitted.append(sides[i])
+                continue
+            }
+            fitted.append(line)
+        }
+        guard let tl = fitted[0].intersection(fitted[3]), let tr = fitted[0].intersection(fitted[1]),
+              let br = fitted[2].intersection(fitted[1]), let bl = fitted[2].intersection(fitted[3])
+        else { return q }
+        let refined = Quad(topLeft: tl, topRight: tr, bottomRight: br, bottomLeft: bl)
+        // Keep the refinement only when it stays close to the Hough answer.
+        let moved = zip(refined.corners, q.corners).map { $0.distance(to: $1) }.max() ?? 0
+        return refined.isConvex && moved < Double(max(width, height)) * 0.03 ? refined : q
+    }
+
+    func fit(_ a: Point, _ b: Point, polarity: Double) -> Line? {
+        let length = a.distance(to: b)
+        guard length >= 8 else { return nil }
+        let dx = (b.x - a.x) / length, dy = (b.y - a.y) / length
+        let nx = -dy, ny = dx
+        var sw = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, syy = 0.0, sxy = 0.0
+        // Skip the ends, where the neighbouring side's edge lies.
+        let start = Int(length * 0.08), end = Int(length * 0.92)
+        guard end > start else { return nil }
+        for s in start..<end {
+            let px = a.x + dx * Double(s), py = a.y + dy * Double(s)
+            // The strongest aligned edge pixel across the side within ±3 px.
+            var bestM: Float = 0, bestPoint = Point(0, 0)
+            for o in -3...3 {
+                let x = Int((px + nx * Double(o)).rounded(.down)), y = Int((py + ny * Double(o)).rounded(.down))
+                guard x >= 1, y >= 1, x < width - 1, y < height - 1 else { continue }
+                let i = y * width + x
+                let m = magnitude[i]
+                guard m >= threshold, m > bestM else { continue }
+                let cosine = polarity * (Double(gx[i]) * nx + Double(gy[i]) * ny) / Double(m * 8)
+                guard cosine > 0.9 else { continue }
+                bestM = m
+                bestPoint = Point(Double(x) + 0.5, Double(y) + 0.5)
+            }
+            guard bestM > 0 else { continue }
+            let weight = Double(bestM)
+            sw += weight
+            sx += weight * bestPoint.x
+            sy += weight * bestPoint.y
+            sxx += weight * bestPoint.x * bestPoint.x
+            syy += weight * bestPoint.y * bestPoint.y
+            sxy += weight * bestPoint.x * bestPoint.y
+        }
+        guard sw > 0 else { return nil }
+        let mx = sx / sw, my = sy / sw
+        let cxx = sxx / sw - mx * mx, cyy = syy / sw - my * my, cxy = sxy / sw - mx * my
+        // The normal is the eigenvector of the smaller eigenvalue of the covariance.
+        let angle = 0.5 * atan2(2 * cxy, cxx - cyy)  // direction of the line
+        let theta = angle + .pi / 2
+        let line = Line(theta: theta, rho: mx * cos(theta) + my * sin(theta))
+        return line
+    }
+}

@@ -1,0 +1,106 @@
+/// An 8-bit image held in memory.
+///
+/// Pixels are stored row-major in one contiguous array with no row padding, origin at the top
+/// left. A `.gray` buffer has one byte per pixel; an `.rgb` buffer has three interleaved bytes
+/// (red, green, blue) per pixel.
+public struct PixelBuffer: Sendable, Equatable {
+    public enum Format: Int, Sendable, Codable {
+        case gray = 1
+        case rgb = 3
+
+        public var channels: Int { rawValue }
+    }
+
+    public let width: Int
+    public let height: Int
+    public let format: Format
+    public var pixels: [UInt8]
+
+    /// Wraps existing pixels; throws when the element count does not match the geometry.
+    public init(width: Int, height: Int, format: Format, pixels: [UInt8]) throws(ScanCoreError) {
+        guard width > 0, height > 0 else {
+            throw ScanCoreError(.invalidImage, "image size \(width)×\(height) is empty")
+        }
+        let (count, overflow) = width.multipliedReportingOverflow(by: height * format.channels)
+        guard !overflow, count == pixels.count else {
+            throw ScanCoreError(.invalidImage, "\(pixels.count) bytes do not make a \(width)×\(height) \(format) image")
+        }
+        self.width = width
+        self.height = height
+        self.format = format
+        self.pixels = pixels
+    }
+
+    /// A buffer filled with one value in every channel.
+    public init(width: Int, height: Int, format: Format, fill: UInt8) {
+        self.width = max(width, 1)
+        self.height = max(height, 1)
+        self.format = format
+        self.pixels = [UInt8](repeating: fill, count: self.width * self.height * format.channels)
+    }
+
+    public var pixelCount: Int { width * height }
+    public var bytesPerRow: Int { width * format.channels }
+
+    /// The buffer as grey, using the Rec. 601 luma weights (the ones Leptonica and OpenCV use).
+    public func grayscale() -> PixelBuffer {
+        guard format == .rgb else { return self }
+        let n = pixelCount
+        let grey = [UInt8](unsafeUninitializedCapacity: n) { out, initialized in
+            pixels.withUnsafeBufferPointer { src in
+                // Fixed point weights summing to 1 << 16.
+                let wr: UInt32 = 19595, wg: UInt32 = 38470, wb: UInt32 = 7471
+                for i in 0..<n {
+                    let r = UInt32(src[3 * i]), g = UInt32(src[3 * i + 1]), b = UInt32(src[3 * i + 2])
+                    out[i] = UInt8(truncatingIfNeeded: (wr &* r &+ wg &* g &+ wb &* b &+ 32768) >> 16)
+                }
+            }
+            initialized = n
+        }
+        // The count matches by construction.
+        return PixelBuffer(unchecked: width, height, .gray, grey)
+    }
+
+    /// Shrinks the image by an integer factor with a box filter (area average). Used to make the
+    /// small working copy that page detection runs on.
+    public func downsampled(by factor: Int) -> PixelBuffer {
+        guard factor > 1 else { return self }
+        let ow = max(width / factor, 1), oh = max(height / factor, 1)
+        let c = format.channels
+        let area = UInt32(factor * factor)
+        let out = [UInt8](unsafeUninitializedCapacity: ow * oh * c) { dst, initialized in
+            pixels.withUnsafeBufferPointer { src in
+                var sums = [UInt32](repeating: 0, count: ow * c)
+                for oy in 0..<oh {
+                    for i in 0..<sums.count { sums[i] = 0 }
+                    for dy in 0..<factor {
+                        let row = (oy * factor + dy) * width * c
+                        for ox in 0..<ow {
+                            let base = row + ox * factor * c
+                            for dx in 0..<factor {
+                                for ch in 0..<c { sums[ox * c + ch] &+= UInt32(src[base + dx * c + ch]) }
+                            }
+                        }
+                    }
+                    for i in 0..<(ow * c) { dst[oy * ow * c + i] = UInt8(truncatingIfNeeded: (sums[i] + area / 2) / area) }
+                }
+            }
+            initialized = ow * oh * c
+        }
+        return PixelBuffer(unchecked: ow, oh, format, out)
+    }
+
+    /// Internal initializer for kernels whose output size is correct by construction.
+    init(unchecked width: Int, _ height: Int, _ format: Format, _ pixels: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.format = format
+        self.pixels = pixels
+    }
+}
+
+extension PixelBuffer: CustomStringConvertible, CustomDebugStringConvertible {
+    /// Size and format only: test failures and logs must not print megabytes of pixels.
+    public var description: String { "PixelBuffer(\(width)×\(height) \(format))" }
+    public var debugDescription: String { description }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import ScanCore
+
+/// Makes synthetic "phone photos" with exact ground-truth corners, for tests: a page image is
+/// projected into a photo at given corners over a chosen background, then lit unevenly and given
+/// sensor noise.
+public enum SyntheticPhoto {
+    public enum Background: String, Sendable, CaseIterable {
+        /// Dark wood-like desk.
+        case dark
+        /// Light grey desk under a white page: low contrast.
+        case light
+        /// Coarse random texture.
+        case textured
+        /// Objects and text-like marks on the desk, one of them over a page corner.
+        case cluttered
+    }
+
+    /// A deterministic pseudo-random generator (SplitMix64).
+    public struct Random {
+        var state: UInt64
+        public init(seed: UInt64) { state = seed }
+        public mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        public mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+        public mutating func range(_ r: ClosedRange<Double>) -> Double { r.lowerBound + unit() * (r.upperBound - r.lowerBound) }
+    }
+
+    /// A white page with rows of dark, word-like bars: text without a font.
+    public static func textLikePage(width: Int, height: Int, seed: UInt64 = 1) -> PixelBuffer {
+        var page = PixelBuffer(width: width, height: height, format: .gray, fill: 248)
+        var rng = Random(seed: seed)
+        let margin = width / 10, lineHeight = max(height / 40, 4)
+        var y = margin
+        while y + lineHeight < height - margin {
+            var x = margin
+            while x < width - margin {
+                let wordWidth = Int(rng.range(Double(lineHeight)...Double(lineHeight * 5)))
+                let end = min(x + wordWidth, width - margin)
+                for yy in y..<(y + lineHeight * 2 / 3) { for xx in x..<end { page.pixels[yy * width + xx] = 30 } }
+                x = end + lineHeight
+            }
+            y += lineHeight * 2
+        }
+        return page
+    }
+
+    /// Projects `page` into a `width`×`height` photo with its corners at `corners`.
+    public static func make(
+        page: PixelBuffer, corners: Quad, width: Int, height: Int, background: Background, seed: UInt64 = 7,
+        shading: Double = 0.3, noise: Double = 6
+    ) throws -> PixelBuffer {
+        let pageGrey = page.grayscale()
+        let toPage = try Homography(mapping: corners.corners, to: Quad(width: page.width, height: page.height).corners)
+        var rng = Random(seed: seed)
+        var out = [UInt8](repeating: 0, count: width * height * 3)
+        // Clutter: a few dark and coloured rectangles, the first over the top-right corner.
+        var objects: [(x0: Int, y0: Int, x1: Int, y1: Int, colour: (Double, Double, Double))] = []
+        if background == .cluttered {
+            let tr = corners.topRight
+            objects.append((Int(tr.x) - width / 12, Int(tr.y) - height / 12, Int(tr.x) + width / 14, Int(tr.y) + height / 20, (40, 40, 45)))
+            for _ in 0..<6 {
+                let x0 = Int(rng.range(0...Double(width))), y0 = Int(rng.range(0...Double(height)))
+                objects.append((x0, y0, x0 + Int(rng.range(10...Double(width / 6))), y0 + Int(rng.range(4...Double(height / 8))),
+                                (rng.range(0...255), rng.range(0...255), rng.range(0...255))))
+            }
+        }
+        let textureSeed = rng.next()
+        for y in 0..<height {
+            for x in 0..<width {
+                var r: Double, g: Double, b: Double
+                let p = toPage.apply(Point(Double(x) + 0.5, Double(y) + 0.5)) ?? Point(-1, -1)
+                if p.x >= 0, p.y >= 0, p.x < Double(page.width), p.y < Double(page.height) {
+                    let v = Self.sample(pageGrey, p.x - 0.5, p.y - 0.5)
+                    (r, g, b) = (v, v * 0.99, v * 0.96)
+                } else {
+                    switch background {
+                    case .dark:
+                        let phase: Double = Double(y) * 0.05 + sin(Double(x) * 0.01) * 3
+                        let grain: Double = 12 * sin(phase)
+                        (r, g, b) = (95 + grain, 62 + grain * 0.7, 40 + grain * 0.5)
+                    case .light:
+                        (r, g, b) = (222, 220, 214)
+                    case .textured:
+                        let h = Self.hash(x / 6, y / 6, textureSeed)
+                        let v = 110 + Double(h % 90)
+                        (r, g, b) = (v, v * 0.9, v * 0.8)
+                    case .cluttered:
+                        (r, g, b) = (150, 140, 125)
+                        if (y / 9) % 3 == 0 && (x / 23) % 4 != 3 && x < width / 3 { (r, g, b) = (40, 40, 40) }
+                    }
+                }
+                for o in objects where x >= o.x0 && x < o.x1 && y >= o.y0 && y < o.y1 { (r, g, b) = o.colour }
+                // Uneven light: darker towards one corner.
+                let light = 1 - shading * (Double(x) / Double(width) * 0.6 + Double(y) / Double(height) * 0.4)
+                let n = noise * (rng.unit() + rng.unit() - 1)
+                let i = (y * width + x) * 3
+                out[i] = UInt8(max(0, min(255, r * light + n)))
+                out[i + 1] = UInt8(max(0, min(255, g * light + n)))
+                out[i + 2] = UInt8(max(0, min(255, b * light + n)))
+            }
+        }
+        return try PixelBuffer(width: width, height: height, format: .rgb, pixels: out)
+    }
+
+    static func sample(_ img: PixelBuffer, _ u: Double, _ v: Double) -> Double {
+        let x0 = max(0, min(img.width - 1, Int(u.rounded(.down)))), y0 = max(0, min(img.height - 1, Int(v.rounded(.down))))
+        let x1 = min(x0 + 1, img.width - 1), y1 = min(y0 + 1, img.height - 1)
+        let fx = max(0, min(1, u - Double(x0))), fy = max(0, min(1, v - Double(y0)))
+        func at(_ x: Int, _ y: Int) -> Double { Double(img.pixels[y * img.width + x]) }
+        let top = at(x0, y0) + (at(x1, y0) - at(x0, y0)) * fx
+        let bottom = at(x0, y1) + (at(x1, y1) - at(x0, y1)) * fx
+        return top + (bottom - top) * fy
+    }
+
+    static func hash(_ x: Int, _ y: Int, _ seed: UInt64) -> UInt64 {
+        var r = Random(seed: seed ^ UInt64(truncatingIfNeeded: x &* 73_856_093 ^ y &* 19_349_663))
+        return r.next()
+    }
+
+    /// The largest corner distance between two quads.
+    public static func cornerError(_ a: Quad, _ b: Quad) -> Double {
+        zip(a.corners, b.corners).map { $0.distance(to: $1) }.max() ?? .infinity
+    }
+}

@@ -1,0 +1,212 @@
+import CTesseract
+import Foundation
+import ScanCore
+
+/// Limits that keep one bad file from taking the machine down.
+public struct DecodeLimits: Sendable, Equatable {
+    /// Largest image accepted, in pixels (width × height). Decompression bombs are refused
+    /// before any pixel memory is allocated.
+    public var maxPixels: Int
+    /// Largest file accepted, in bytes.
+    public var maxFileBytes: Int
+
+    public static let `default` = DecodeLimits(maxPixels: 250_000_000, maxFileBytes: 2 << 30)
+
+    public init(maxPixels: Int, maxFileBytes: Int) {
+        self.maxPixels = maxPixels
+        self.maxFileBytes = maxFileBytes
+    }
+}
+
+/// An image file (or standard input) read into memory, with its format known and its pages
+/// counted. Pages are decoded one at a time, on demand, so a many-page TIFF never sits
+/// decoded in memory all at once.
+///
+/// Immutable after init, so it is `Sendable`: workers decode different pages of one source
+/// concurrently, and Leptonica's memory readers only read the bytes.
+public final class ImageSource: Sendable {
+    /// The name as the user gave it (`-` for stdin).
+    public let name: String
+    public let format: ImageFormat
+    public let pageCount: Int
+    private let bytes: Data
+
+    public enum ImageFormat: String, Sendable {
+        case png, jpeg, tiff, webp, bmp, pnm, gif, jp2
+    }
+
+    /// Reads a file. Throws a `RecognitionError` naming the file for every way a file can be bad.
+    public static func open(path: String, limits: DecodeLimits = .default) throws(RecognitionError) -> ImageSource {
+        let fm = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw RecognitionError(.notFound, source: path, "no such file", remedy: "check the path")
+        }
+        if isDirectory.boolValue {
+            throw RecognitionError(
+                .isDirectory, source: path, "is a directory",
+                remedy: "name image files, or pass --output-dir DIR to process a directory tree")
+        }
+        guard fm.isReadableFile(atPath: path), let handle = FileHandle(forReadingAtPath: path) else {
+            throw RecognitionError(.unreadable, source: path, "permission denied", remedy: "check the file's permissions")
+        }
+        defer { try? handle.close() }
+        let size = (try? handle.seekToEnd()).map(Int.init) ?? 0
+        if size > limits.maxFileBytes {
+            throw RecognitionError(
+                .tooLarge, source: path, "the file is \(size >> 20) MiB, over the \(limits.maxFileBytes >> 20) MiB limit",
+                remedy: "split or shrink it")
+        }
+        let data: Data
+        do {
+            try handle.seek(toOffset: 0)
+            data = try handle.readToEnd() ?? Data()
+        } catch {
+            throw RecognitionError(.unreadable, source: path, "could not be read (\(error.localizedDescription))", remedy: "check the file and the disk")
+        }
+        return try ImageSource(name: path, data: data, limits: limits)
+    }
+
+    /// Reads all of standard input as one image file.
+    public static func standardInput(limits: DecodeLimits = .default) throws(RecognitionError) -> ImageSource {
+        let data: Data
+        do {
+            data = try FileHandle.standardInput.readToEnd() ?? Data()
+        } catch {
+            throw RecognitionError(.unreadable, source: "-", "standard input could not be read", remedy: "pipe an image file into scantext")
+        }
+        return try ImageSource(name: "-", data: data, limits: limits)
+    }
+
+    /// Wraps bytes already in memory.
+    public init(name: String, data: Data, limits: DecodeLimits = .default) throws(RecognitionError) {
+        _ = Leptonica.configured
+        self.name = name
+        self.bytes = data
+        guard !data.isEmpty else {
+            throw RecognitionError(.empty, source: name, "is empty (0 bytes)", remedy: "re-copy or re-scan the file")
+        }
+        if data.starts(with: Array("%PDF".utf8)) {
+            throw RecognitionError(
+                .unsupportedFormat, source: name, "is a PDF, which scantext does not read yet",
+                remedy: "convert it to images first, e.g. pdftoppm -r 300 -png FILE page")
+        }
+        var iff: Int32 = 0
+        let found = data.withUnsafeBytes { raw -> Bool in
+            guard raw.count >= 12 else { return false }
+            return findFileFormatBuffer(raw.bindMemory(to: UInt8.self).baseAddress, &iff) == 0
+        }
+        guard found, let format = Self.format(iff) else {
+            throw RecognitionError(
+                .notAnImage, source: name, "is not an image scantext can read",
+                remedy: "give a PNG, JPEG, TIFF, WebP, BMP, PNM or GIF file")
+        }
+        self.format = format
+        if format == .tiff {
+            pageCount = Self.tiffPageCount(data)
+            guard pageCount > 0 else {
+                throw RecognitionError(.corrupt, source: name, "is a corrupt TIFF with no readable page", remedy: "re-export or re-scan it")
+            }
+        } else {
+            pageCount = 1
+        }
+        // Refuse decompression bombs before decoding a single pixel.
+        var w: Int32 = 0, h: Int32 = 0
+        let headerRead = data.withUnsafeBytes { raw in
+            pixReadHeaderMem(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, nil, &w, &h, nil, nil, nil) == 0
+        }
+        if headerRead {
+            try Self.checkSize(width: Int(w), height: Int(h), name: name, limits: limits)
+        }
+    }
+
+    private static func checkSize(width: Int, height: Int, name: String, limits: DecodeLimits) throws(RecognitionError) {
+        guard width > 0, height > 0 else {
+            throw RecognitionError(.corrupt, source: name, "has an invalid size \(width)×\(height)", remedy: "re-export or re-scan it")
+        }
+        let pixels = width.multipliedReportingOverflow(by: height)
+        if pixels.overflow || pixels.partialValue > limits.maxPixels {
+            throw RecognitionError(
+                .tooLarge, source: name,
+                "is \(width)×\(height) pixels, over the limit of \(limits.maxPixels / 1_000_000) megapixels",
+                remedy: "shrink it, or raise the limit with --max-megapixels")
+        }
+    }
+
+    private static func format(_ iff: Int32) -> ImageFormat? {
+        switch Int(iff) {
+        case IFF_PNG: return .png
+        case IFF_JFIF_JPEG: return .jpeg
+        case IFF_TIFF, IFF_TIFF_PACKBITS, IFF_TIFF_RLE,
+             IFF_TIFF_G3, IFF_TIFF_G4, IFF_TIFF_LZW,
+             IFF_TIFF_ZIP, IFF_TIFF_JPEG:
+            return .tiff
+        case IFF_WEBP: return .webp
+        case IFF_BMP: return .bmp
+        case IFF_PNM: return .pnm
+        case IFF_GIF: return .gif
+        case IFF_JP2: return .jp2
+        default: return nil
+        }
+    }
+
+    /// Counts the pages of a TIFF by reading its directory chain through Leptonica.
+    private static func tiffPageCount(_ data: Data) -> Int {
+        var copy = data  // fmemopen needs a mutable buffer; it is only read.
+        return copy.withUnsafeMutableBytes { raw -> Int in
+            guard let base = raw.baseAddress, let fp = fmemopen(base, raw.count, "r") else { return 0 }
+            defer { fclose(fp) }
+            var n: Int32 = 0
+            return tiffGetCount(fp, &n) == 0 ? Int(n) : 0
+        }
+    }
+
+    /// Decodes page `index` (0-based) into a `ScanPage`.
+    public func page(_ index: Int, limits: DecodeLimits = .default) throws(RecognitionError) -> ScanPage {
+        guard index >= 0, index < pageCount else {
+            throw RecognitionError(.corrupt, source: name, "has no page \(index + 1)", remedy: "it has \(pageCount) page(s)")
+        }
+        var jpegWarning: Int32 = 0
+        let decoded: LeptonicaImage? = bytes.withUnsafeBytes { raw in
+            let base = raw.bindMemory(to: UInt8.self).baseAddress
+            switch format {
+            case .tiff: return LeptonicaImage(taking: pixReadMemTiff(base, raw.count, Int32(index)))
+            case .jpeg: return LeptonicaImage(taking: pixReadMemJpeg(base, raw.count, 0, 1, &jpegWarning, 0))
+            default: return LeptonicaImage(taking: pixReadMem(base, raw.count))
+            }
+        }
+        guard let decoded else {
+            throw RecognitionError(
+                .corrupt, source: name, "is truncated or corrupt (\(format.rawValue) data could not be decoded)",
+                remedy: "re-export or re-scan it")
+        }
+        if jpegWarning != 0 && !jpegHasEndMarker {
+            throw RecognitionError(
+                .corrupt, source: name, "is a truncated JPEG (the data ends before the image does)",
+                remedy: "re-copy or re-export it")
+        }
+        try Self.checkSize(width: decoded.width, height: decoded.height, name: name, limits: limits)
+        let resolution = decoded.resolution
+        guard let buffer = decoded.pixelBuffer() else {
+            throw RecognitionError(
+                .corrupt, source: name, "has a pixel format scantext cannot convert (depth \(decoded.depth))",
+                remedy: "re-export it as 8-bit grey or RGB")
+        }
+        // Phone photos and screenshots often record 72 or 96 ppi, or none; those are not a
+        // scan resolution. Only a plausible scan resolution is kept.
+        let plausible = (100...2400).contains(resolution) ? resolution : nil
+        return ScanPage(source: name, index: index, image: buffer, resolution: plausible)
+    }
+
+    /// Whether a JPEG's last bytes hold the end-of-image marker (FF D9). Trailing padding is
+    /// common, so the last kilobyte is searched.
+    private var jpegHasEndMarker: Bool {
+        let tail = bytes.suffix(1024)
+        var previous: UInt8 = 0
+        for b in tail {
+            if previous == 0xFF && b == 0xD9 { return true }
+            previous = b
+        }
+        return false
+    }
+}

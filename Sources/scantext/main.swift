@@ -1,0 +1,3 @@
+import ScanCLI
+
+ScantextCommand.main()

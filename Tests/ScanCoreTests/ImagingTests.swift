@@ -1,0 +1,95 @@
+import Testing
+@testable import ScanCore
+
+@Suite struct PixelBufferTests {
+    @Test("the initializer checks the element count")
+    func countChecked() {
+        #expect(throws: ScanCoreError.self) { try PixelBuffer(width: 3, height: 2, format: .gray, pixels: [0, 0, 0]) }
+        #expect(throws: ScanCoreError.self) { try PixelBuffer(width: 0, height: 2, format: .gray, pixels: []) }
+        #expect((try? PixelBuffer(width: 2, height: 2, format: .rgb, pixels: [UInt8](repeating: 1, count: 12))) != nil)
+    }
+
+    @Test("grey uses Rec. 601 weights")
+    func grey() throws {
+        let rgb = try PixelBuffer(width: 3, height: 1, format: .rgb, pixels: [255, 0, 0, 0, 255, 0, 10, 20, 30])
+        let g = rgb.grayscale()
+        #expect(g.format == .gray)
+        #expect(g.pixels == [76, 150, 18])
+    }
+
+    @Test("box downsampling averages blocks")
+    func downsample() throws {
+        let b = try PixelBuffer(width: 4, height: 2, format: .gray, pixels: [0, 10, 100, 200, 20, 30, 100, 200])
+        let d = b.downsampled(by: 2)
+        #expect(d.width == 2 && d.height == 1)
+        #expect(d.pixels == [15, 150])
+    }
+}
+
+@Suite struct PerspectiveCorrectorTests {
+    func gradient(_ w: Int, _ h: Int) throws -> PixelBuffer {
+        var px = [UInt8](repeating: 0, count: w * h)
+        for y in 0..<h { for x in 0..<w { px[y * w + x] = UInt8((x * 7 + y * 3) % 256) } }
+        return try PixelBuffer(width: w, height: h, format: .gray, pixels: px)
+    }
+
+    @Test("the whole-image quad gives the image back")
+    func identity() throws {
+        let image = try gradient(37, 23)
+        let result = try PerspectiveCorrector().correct(image, quad: Quad(width: 37, height: 23))
+        #expect(result.image == image)
+    }
+
+    @Test("an axis-aligned quad is a crop, in grey and colour")
+    func crop() throws {
+        let image = try gradient(64, 48)
+        let quad = Quad(topLeft: Point(10, 5), topRight: Point(42, 5), bottomRight: Point(42, 29), bottomLeft: Point(10, 29))
+        let result = try PerspectiveCorrector().correct(image, quad: quad)
+        #expect(result.image.width == 32 && result.image.height == 24)
+        for y in 0..<24 { for x in 0..<32 { #expect(result.image.pixels[y * 32 + x] == image.pixels[(y + 5) * 64 + x + 10]) } }
+
+        var rgb = [UInt8]()
+        for v in image.pixels { rgb += [v, 255 - v, v / 2] }
+        let colour = try PixelBuffer(width: 64, height: 48, format: .rgb, pixels: rgb)
+        let c = try PerspectiveCorrector().correct(colour, quad: quad)
+        #expect(c.image.format == .rgb)
+        for y in 0..<24 {
+            for x in 0..<32 {
+                let s = ((y + 5) * 64 + x + 10) * 3, d = (y * 32 + x) * 3
+                #expect(Array(c.image.pixels[d..<d + 3]) == Array(rgb[s..<s + 3]))
+            }
+        }
+    }
+
+    @Test("the output size follows the longer edges")
+    func size() {
+        let q = Quad(topLeft: Point(0, 0), topRight: Point(100, 0), bottomRight: Point(120, 200), bottomLeft: Point(-10, 190))
+        let (w, h) = PerspectiveCorrector.outputSize(for: q)
+        #expect(w == 130)
+        #expect(h == Int((Point(100, 0).distance(to: Point(120, 200))).rounded()))
+    }
+
+    @Test("degenerate quads are errors, not garbage", arguments: [
+        "0,0;10,0;10,0;0,0",        // collapsed
+        "0,0;10,10;10,0;0,10",      // bow tie
+        "0,0;0,10;10,10;10,0",      // counter-clockwise order
+        "5,5;5,5;5,5;5,5",          // a point
+    ])
+    func degenerate(_ text: String) throws {
+        let quad = try Quad(parsing: text)
+        let image = try gradient(20, 20)
+        #expect(throws: ScanCoreError.self) { try PerspectiveCorrector().correct(image, quad: quad) }
+    }
+
+    @Test("a page records its steps and maps back to the source")
+    func steps() throws {
+        var page = ScanPage(source: "x.png", index: 0, image: try gradient(200, 100), resolution: 300)
+        let quad = Quad(topLeft: Point(20, 10), topRight: Point(180, 20), bottomRight: Point(170, 90), bottomLeft: Point(30, 85))
+        try page.correctPerspective(quad, detected: true)
+        #expect(page.steps.count == 2)
+        #expect(page.quad == quad)
+        let corner = try #require(page.mapToSource(Point(Double(page.image.width), Double(page.image.height))))
+        #expect(corner.distance(to: quad.bottomRight) < 1e-6)
+        #expect(page.sourceSize.width == 200)
+    }
+}
