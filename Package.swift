@@ -38,7 +38,7 @@ let package = Package(
         .testTarget(name: "TextRecognitionTests", dependencies: ["TextRecognition", "ScanCore", "ScanTestSupport"]),
         .testTarget(
             name: "ScanCLITests",
-            dependencies: ["ScanCLI", "ScanCore", "ScanTestSupport", "scantext"]
+            dependencies: ["ScanCLI", "ScanCore", "TextRecognition", "ScanTestSupport", "scantext"]
         ),
     ],
     swiftLanguageModes: [.v6]

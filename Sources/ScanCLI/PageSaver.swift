@@ -26,8 +26,7 @@ struct PageSaver: Sendable {
 
     func save(_ page: RecognizedPage) {
         guard let image = page.correctedImage else { return }
-        let multiPage = page.steps.isEmpty ? false : page.page > 1
-        let destination = path(for: page, multiPage: multiPage)
+        let destination = path(for: page, multiPage: page.pagesInSource > 1)
         guard let png = PNGEncoder.encode(image) else {
             Diagnostics.error("\(destination): the page could not be encoded as PNG")
             return

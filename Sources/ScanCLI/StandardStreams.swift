@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import Synchronization
+import TextRecognition
 
 /// Writes to a file descriptor with plain `write(2)`, retrying short writes and `EINTR`.
 /// Reports a closed pipe (`EPIPE`) instead of dying of `SIGPIPE`, so `scantext … | head` ends
@@ -18,7 +19,9 @@ final class DescriptorWriter: Sendable {
     }
 
     static let standardOutput = DescriptorWriter(descriptor: 1)
-    static let standardError = DescriptorWriter(descriptor: 2)
+    /// stderr for scantext's own lines: a copy of fd 2 taken at start, which keeps reaching the
+    /// user while codec chatter on fd 2 is silenced.
+    static let standardError = DescriptorWriter(descriptor: LibraryOutput.diagnosticDescriptor)
 
     /// True once a write failed (for stdout: the reader went away).
     var isBroken: Bool { broken.load(ordering: .relaxed) }
@@ -67,5 +70,6 @@ enum Diagnostics {
     /// Broken pipes must not kill the process; writes report them instead.
     static func ignoreBrokenPipes() {
         signal(SIGPIPE, SIG_IGN)
+        LibraryOutput.silenceCodecWarnings()
     }
 }

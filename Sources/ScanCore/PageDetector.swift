@@ -63,6 +63,8 @@ struct Line {
     var rho: Double
     var isBorder = false
     var votes: Double = 0
+    /// Position among the candidates, for caching.
+    var id = 0
 
     var normal: Point { Point(cos(theta), sin(theta)) }
 
@@ -72,6 +74,16 @@ struct Line {
         guard abs(det) > 1e-6 else { return nil }
         return Point((rho * d - b * other.rho) / det, (a * other.rho - rho * c) / det)
     }
+}
+
+/// Identifies a side: a candidate line cut by two candidate lines of the other orientation.
+struct SideKey: Hashable {
+    var line: Int
+    var cutA: Int
+    var cutB: Int
+    /// Bottom and right sides run the other way, so "inside" is on the other side of the line.
+    var reversed: Bool
+    var polarity = 1.0
 }
 
 struct ScoredQuad {
@@ -157,9 +169,11 @@ struct GradientField {
         for m in magnitude { histogram[min(Int(m), 255)] += 1 }
         let target = Int(Double(magnitude.count) * 0.85)
         var seen = 0
+        // Text and clutter dominate the strong gradients; a pale page on a pale desk has a
+        // faint edge, so the threshold never climbs above a moderate contrast.
         for (value, count) in histogram.enumerated() {
             seen += count
-            if seen >= target { return max(Float(value), 3) }
+            if seen >= target { return min(max(Float(value), 3), 8) }
         }
         return 3
     }
@@ -228,19 +242,27 @@ struct GradientField {
 
     // MARK: Quad search
 
+    /// Text lines and clutter make many strong lines; the page's own edges must still be among
+    /// the candidates.
+    static let candidatesPerOrientation = 18
+
     func bestQuad(minimumAreaFraction: Double) -> ScoredQuad? {
-        let lines = houghLines(maxLines: 24)
+        let lines = houghLines(maxLines: 64)
         let w = Double(width), h = Double(height)
         var horizontal = lines.filter { abs($0.theta - .pi / 2) < .pi / 4 }
         var vertical = lines.filter { abs($0.theta - .pi / 2) >= .pi / 4 }
-        horizontal = Array(horizontal.prefix(10))
-        vertical = Array(vertical.prefix(10))
+        horizontal = Array(horizontal.prefix(Self.candidatesPerOrientation))
+        vertical = Array(vertical.prefix(Self.candidatesPerOrientation))
         horizontal.append(Line(theta: .pi / 2, rho: 0.5, isBorder: true))
         horizontal.append(Line(theta: .pi / 2, rho: h - 0.5, isBorder: true))
         vertical.append(Line(theta: 0, rho: 0.5, isBorder: true))
         vertical.append(Line(theta: 0, rho: w - 0.5, isBorder: true))
+        for i in horizontal.indices { horizontal[i].id = i }
+        for i in vertical.indices { vertical[i].id = 1000 + i }
 
         let imageArea = w * h
+        // A side is one line cut by two others; many quads share it, so its support is cached.
+        var cache: [SideKey: Double] = [:]
         var best: (score: Double, quad: Quad, sides: [Line], polarity: Double)?
         for a in 0..<horizontal.count {
             for b in (a + 1)..<horizontal.count {
@@ -253,7 +275,12 @@ struct GradientField {
                         // image with little evidence; the whole frame means "flat scan".
                         let borders = [horizontal[a], horizontal[b], vertical[c], vertical[d]].filter(\.isBorder).count
                         guard borders <= 1 || borders == 4 else { continue }
-                        let (score, polarity) = self.score(quad, sides: sides, areaFraction: area)
+                        // sides: top, right, bottom, left; each cut by its two neighbours.
+                        let keys = (0..<4).map { i in
+                            SideKey(line: sides[i].id, cutA: min(sides[(i + 1) % 4].id, sides[(i + 3) % 4].id),
+                                    cutB: max(sides[(i + 1) % 4].id, sides[(i + 3) % 4].id), reversed: i >= 2)
+                        }
+                        let (score, polarity) = self.score(quad, sides: sides, keys: keys, cache: &cache, areaFraction: area)
                         if score > (best?.score ?? -1) { best = (score, quad, sides, polarity) }
                     }
                 }
@@ -293,14 +320,30 @@ struct GradientField {
         [(q.topLeft, q.topRight), (q.topRight, q.bottomRight), (q.bottomRight, q.bottomLeft), (q.bottomLeft, q.topLeft)]
     }
 
-    /// The best of the two polarities (page brighter or darker than its surroundings): mixing
-    /// them along one outline is what text lines and clutter do, not pages.
-    func score(_ q: Quad, sides: [Line], areaFraction: Double) -> (score: Double, polarity: Double) {
+    /// Paper is brighter than what it lies on: every side must have brightness rising inwards.
+    /// The other polarity is what a block of text on a white page shows (dark inside, white
+    /// margin outside), and taking it would crop a flat scan to its text.
+    func score(
+        _ q: Quad, sides: [Line], keys: [SideKey], cache: inout [SideKey: Double], areaFraction: Double
+    ) -> (score: Double, polarity: Double) {
         var best = (score: -1.0, polarity: 1.0)
-        for polarity in [1.0, -1.0] {
+        let segments = sidesOf(q)
+        for polarity in [1.0] {
             var supports: [Double] = []
-            for (i, (p, r)) in sidesOf(q).enumerated() {
-                supports.append(sides[i].isBorder ? Self.borderSupport : support(p, r, polarity: polarity))
+            for i in 0..<4 {
+                if sides[i].isBorder {
+                    supports.append(Self.borderSupport)
+                    continue
+                }
+                var key = keys[i]
+                key.polarity = polarity
+                if let cached = cache[key] {
+                    supports.append(cached)
+                } else {
+                    let value = support(segments[i].0, segments[i].1, polarity: polarity)
+                    cache[key] = value
+                    supports.append(value)
+                }
             }
             let mean = supports.reduce(0, +) / 4
             let minimum = supports.min() ?? 0

@@ -163,8 +163,19 @@ public final class ImageSource: Sendable {
 
     /// Decodes page `index` (0-based) into a `ScanPage`.
     public func page(_ index: Int, limits: DecodeLimits = .default) throws(RecognitionError) -> ScanPage {
+        try LibraryOutput.quietly { () throws(RecognitionError) -> ScanPage in try decodePage(index, limits: limits) }
+    }
+
+    private func decodePage(_ index: Int, limits: DecodeLimits) throws(RecognitionError) -> ScanPage {
         guard index >= 0, index < pageCount else {
             throw RecognitionError(.corrupt, source: name, "has no page \(index + 1)", remedy: "it has \(pageCount) page(s)")
+        }
+        // libpng reports a cut-off file on stderr by itself before failing; catch the common
+        // case (no IEND chunk at the end) first so the user sees one line, ours.
+        if format == .png && !bytes.suffix(12).starts(with: [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44]) {
+            throw RecognitionError(
+                .corrupt, source: name, "is a truncated PNG (the file ends before its IEND chunk)",
+                remedy: "re-copy or re-export it")
         }
         var jpegWarning: Int32 = 0
         let decoded: LeptonicaImage? = bytes.withUnsafeBytes { raw in

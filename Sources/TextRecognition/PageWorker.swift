@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import ScanCore
 
 /// One worker of the recognizer: it owns one Tesseract engine, made on first use and reused for
@@ -31,7 +32,11 @@ final class PageWorker {
     }
 
     func process(_ job: PageJob) -> RecognizedPage {
+        if let delay = options.simulatedDelay?(job.sequence), delay > 0 {
+            usleep(UInt32(delay * 1_000_000))
+        }
         var result = RecognizedPage(source: job.source, page: job.page, sequence: job.sequence, inputIndex: job.inputIndex)
+        result.pagesInSource = job.pagesInSource
         do throws(RecognitionError) {
             try run(job, into: &result)
         } catch {

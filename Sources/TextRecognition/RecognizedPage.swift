@@ -58,6 +58,8 @@ public struct RecognizedPage: Sendable {
     public var sequence: Int
     /// 0-based position of the source among the run's inputs.
     public var inputIndex: Int
+    /// How many pages the source has (1 when it could not be opened).
+    public var pagesInSource = 1
     /// The size of the source image (0 when it could not be decoded).
     public var width: Int = 0
     public var height: Int = 0

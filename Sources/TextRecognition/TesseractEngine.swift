@@ -132,7 +132,11 @@ final class TesseractEngine {
     ) throws(RecognitionError) -> EngineOutput {
         // One OpenMP thread for every parallel region this thread starts (see shim.h).
         omp_set_max_active_levels(0)
-        defer { TessBaseAPIClear(handle) }
+        TextRecognizer.nameCurrentThread(TextRecognizer.recognitionThreadName)
+        defer {
+            TessBaseAPIClear(handle)
+            TextRecognizer.nameCurrentThread(TextRecognizer.idleThreadName)
+        }
         image.pixels.withUnsafeBufferPointer { px in
             TessBaseAPISetImage(
                 handle, px.baseAddress, Int32(image.width), Int32(image.height),

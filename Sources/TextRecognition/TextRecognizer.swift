@@ -1,4 +1,7 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import ScanCore
 import Synchronization
@@ -32,6 +35,8 @@ public struct RecognitionOptions: Sendable {
     public var skipRecognition = false
     /// Pages a worker may hold beyond the oldest one not yet delivered; bounds memory.
     public var pagesInFlightPerWorker = 2
+    /// Test hook: seconds to sleep before processing the page at this run position.
+    var simulatedDelay: (@Sendable (Int) -> Double)?
 
     public init(
         engine: EngineConfiguration = EngineConfiguration(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
@@ -155,6 +160,23 @@ public final class TextRecognizer: Sendable {
         return task
     }
 
+    /// The name a worker thread carries while it is inside Tesseract, as
+    /// `/proc/PID/task/TID/comm` shows it. Threads created meanwhile (OpenMP's, if it fanned
+    /// out) inherit the name, which is how tests check that there are none.
+    public static let recognitionThreadName = "scantext-ocr"
+    static let idleThreadName = "scantext"
+
+    static func nameCurrentThread(_ name: String) {
+        #if os(Linux)
+        // pthread_setname_np needs _GNU_SOURCE, which Swift's Glibc module does not define;
+        // the kernel's per-thread comm file does the same.
+        let fd = open("/proc/thread-self/comm", O_WRONLY)
+        guard fd >= 0 else { return }
+        _ = name.withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+        #endif
+    }
+
     /// VisionKit-style: recognises a document and hands back every page, in order.
     public func recognizeText(
         in document: ScanDocument, completionHandler: @escaping @Sendable ([RecognizedPage]) -> Void
@@ -205,6 +227,13 @@ struct PageJob: Sendable {
     let source: String
     let page: Int  // 1-based
     let work: Work
+
+    var pagesInSource: Int {
+        switch work {
+        case .decode(let image, _): image.pageCount
+        case .decoded, .failed: 1
+        }
+    }
 }
 
 /// The shared state of one run: the feeder over the inputs and the in-order emitter.

@@ -1,0 +1,209 @@
+import Foundation
+import Testing
+
+@Suite(.enabled(if: CLI.hasEnglish, "English language data is not installed"))
+struct RecognizeCLITests {
+    @Test("a clean page: text on stdout, nothing on stderr, exit 0")
+    func clean() throws {
+        let r = try CLI.run([CLI.sample("clean.png")])
+        #expect(r.status == 0)
+        #expect(r.stderr.isEmpty)
+        let truth = try String(contentsOfFile: CLI.sample("clean.txt"), encoding: .utf8)
+        #expect(Metrics.cer(r.stdout, truth) < 0.02)
+    }
+
+    @Test("a multi-page TIFF: every page, form feeds between them")
+    func multipage() throws {
+        let r = try CLI.run([CLI.sample("multipage.tif")])
+        #expect(r.status == 0)
+        let pages = r.stdout.components(separatedBy: "\u{0C}")
+        #expect(pages.count == 3)
+        let truths = try String(contentsOfFile: CLI.sample("multipage.txt"), encoding: .utf8).components(separatedBy: "\u{0C}")
+        for (page, truth) in zip(pages, truths) { #expect(Metrics.cer(page, truth) < 0.03) }
+    }
+
+    @Test("standard input")
+    func stdin() throws {
+        let data = try Data(contentsOf: URL(fileURLWithPath: CLI.sample("lowres.png")))
+        let r = try CLI.run(["-"], stdin: data)
+        #expect(r.status == 0)
+        #expect(Metrics.cer(r.stdout, try String(contentsOfFile: CLI.sample("lowres.txt"), encoding: .utf8)) < 0.08)
+        let empty = try CLI.run(["-"], stdin: Data())
+        #expect(empty.status == 1)
+        #expect(empty.stderrLines == ["scantext: <stdin>: is empty (0 bytes); re-copy or re-scan the file"])
+    }
+
+    @Test("bad inputs among good ones: one line each, the good text still printed, exit 1")
+    func badInputs() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func file(_ name: String, _ data: Data) throws -> String {
+            let path = dir.appendingPathComponent(name).path
+            try data.write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        let clean = try Data(contentsOf: URL(fileURLWithPath: CLI.sample("clean.png")))
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: CLI.sample("noisy.jpg")))
+        var corruptJPEG = jpeg
+        for i in stride(from: 700, to: corruptJPEG.count - 2, by: 3) { corruptJPEG[i] = 0xFF }
+        let bad: [(String, String)] = [
+            (dir.appendingPathComponent("missing.png").path, "no such file"),
+            (try file("empty.png", Data()), "is empty (0 bytes)"),
+            (try file("notes.png", Data("just some notes, not a picture\n".utf8)), "is not an image"),
+            (try file("cut.png", clean.prefix(clean.count / 2)), "truncated"),
+            (try file("cut.jpg", jpeg.prefix(jpeg.count / 2)), "truncated"),
+            (try file("corrupt.jpg", corruptJPEG), "corrupt"),
+            (try file("bomb.png", BadFiles.pngHeader(width: 100_000, height: 100_000)), "over the limit"),
+            (dir.path, "is a directory"),
+        ]
+        let good = CLI.sample("clean.png")
+        let r = try CLI.run([good] + bad.map(\.0) + [CLI.sample("lowres.png")])
+        #expect(r.status == 1)
+        let lines = r.stderrLines
+        #expect(lines.count == bad.count, "\(lines)")
+        for (path, problem) in bad {
+            let line = lines.first { $0.hasPrefix("scantext: \(path): ") }
+            #expect(line?.contains(problem) == true, "\(path): \(line ?? "no line")")
+            #expect(line?.contains("; ") == true, "no remedy in \(line ?? "")")
+        }
+        // Failed inputs are empty pages, so positions stay aligned.
+        let pages = r.stdout.components(separatedBy: "\u{0C}")
+        #expect(pages.count == bad.count + 2)
+        #expect(Metrics.cer(pages[0], try String(contentsOfFile: CLI.sample("clean.txt"), encoding: .utf8)) < 0.02)
+        #expect(Metrics.cer(pages.last ?? "", try String(contentsOfFile: CLI.sample("lowres.txt"), encoding: .utf8)) < 0.08)
+        // Inputs are never touched and nothing else is written.
+        let listing = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        #expect(listing == ["bomb.png", "corrupt.jpg", "cut.jpg", "cut.png", "empty.png", "notes.png"])
+    }
+
+    @Test("an unreadable file is reported and skipped")
+    func unreadable() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("secret.png").path
+        try FileManager.default.copyItem(atPath: CLI.sample("lowres.png"), toPath: path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.path)
+        // root reads everything, so drop to nobody when running as root.
+        let prefix = getuid() == 0 ? ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []
+        if !prefix.isEmpty && !FileManager.default.isExecutableFile(atPath: prefix[0]) { return }
+        let r = try CLI.run([path, CLI.sample("lowres.png")], prefix: prefix)
+        #expect(r.status == 1)
+        #expect(r.stderrLines == ["scantext: \(path): permission denied; check the file's permissions"])
+        #expect(!r.stdout.isEmpty)
+    }
+
+    @Test("usage errors exit 64", arguments: [["--bogus", "x.png"], ["--psm", "99", "x.png"], [], ["--crop", "1,2;3", "x.png"], ["-", "-"]])
+    func usage(_ arguments: [String]) throws {
+        let r = try CLI.run(arguments)
+        #expect(r.status == 64)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderr.contains("Error"))
+    }
+
+    @Test("missing language data names the package and exits 2")
+    func missingLanguage() throws {
+        let r = try CLI.run(["--lang", "eng+zzz", CLI.sample("clean.png")])
+        #expect(r.status == 2)
+        #expect(r.stderrLines.count == 1)
+        #expect(r.stderr.contains("apt-get install tesseract-ocr-zzz"))
+        #expect(r.stdout.isEmpty)
+    }
+
+    @Test("JSON Lines: one object per page with every field")
+    func jsonLines() throws {
+        let r = try CLI.run(["--format", "jsonl", CLI.sample("multipage.tif"), "/nonexistent.png"])
+        #expect(r.status == 1)
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == 4)
+        let objects = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        for (i, o) in objects.prefix(3).enumerated() {
+            #expect(o["source"] as? String == CLI.sample("multipage.tif"))
+            #expect(o["page"] as? Int == i + 1)
+            #expect(o["width"] as? Int == 1000)
+            #expect(o["height"] as? Int == 560)
+            #expect(o["quad"] is NSNull)
+            #expect(o["error"] is NSNull)
+            #expect((o["text"] as? String)?.isEmpty == false)
+            #expect(((o["confidence"] as? Double) ?? 0) > 50)
+            let words = try #require(o["words"] as? [[String: Any]])
+            #expect(words.count > 10)
+            let box = try #require(words.first?["box"] as? [Int])
+            #expect(box.count == 4 && box[2] > 0 && box[3] > 0)
+            #expect(words.first?["text"] is String)
+            #expect(words.first?["confidence"] is Double)
+        }
+        let failed = objects[3]
+        #expect(failed["source"] as? String == "/nonexistent.png")
+        #expect((failed["error"] as? String)?.contains("no such file") == true)
+        #expect(failed["text"] as? String == "")
+    }
+
+    @Test("TSV and hOCR come from Tesseract's renderers")
+    func renderers() throws {
+        let tsv = try CLI.run(["--format", "tsv", CLI.sample("multipage.tif")])
+        #expect(tsv.status == 0)
+        #expect(tsv.stdout.hasPrefix("level\tpage_num\t"))
+        #expect(tsv.stdout.contains("\n1\t3\t"))
+        let hocr = try CLI.run(["--format", "hocr", CLI.sample("clean.png")])
+        #expect(hocr.stdout.contains("class='ocr_page'"))
+        #expect(hocr.stdout.hasSuffix("</html>\n"))
+    }
+
+    @Test("Tesseract's OpenMP runs one thread per worker, whatever the environment says")
+    func openMPCapped() throws {
+        // Worker threads are named scantext-ocr; OpenMP threads started by a worker inherit the
+        // name, so more of them than --jobs means OpenMP fanned out (it starts 4 per engine).
+        let peak = ThreadPeak()
+        let s = CLI.sample("clean.png")
+        let r = try CLI.run(["--jobs", "2", s, s, s, s], environment: ["OMP_NUM_THREADS": "4", "OMP_THREAD_LIMIT": "8"]) { pid in
+            Thread {
+                while kill(pid, 0) == 0 {
+                    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+                    let named = tasks.filter {
+                        (try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/comm", encoding: .utf8))?.hasPrefix("scantext-ocr") == true
+                    }.count
+                    peak.record(named)
+                    usleep(2000)
+                }
+            }.start()
+        }
+        #expect(r.status == 0)
+        #expect(peak.value >= 1, "the sampler saw no worker thread")
+        #expect(peak.value <= 2, "\(peak.value) threads named scantext-ocr for 2 workers")
+    }
+
+    @Test("--save-pages writes the corrected pages, --format none skips OCR")
+    func savePages() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.run(["--save-pages", dir.path, "--format", "none", "--crop", "100,50;1100,50;1100,850;100,850",
+                             CLI.sample("clean.png"), CLI.sample("multipage.tif")])
+        #expect(r.status == 0)
+        #expect(r.stdout.isEmpty)
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
+        #expect(files == ["clean.png", "multipage-p1.png", "multipage-p2.png", "multipage-p3.png"])
+    }
+
+    @Test("a closed stdout ends the run quietly")
+    func closedPipe() throws {
+        let s = CLI.sample("lowres.png")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "'\(CLI.binary)' --jobs 1 \(Array(repeating: "'\(s)'", count: 12).joined(separator: " ")) 2>&1 >/dev/null | head -c 0; echo \"${PIPESTATUS:-}\""]
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(!text.contains("scantext:"), "unexpected diagnostics: \(text)")
+    }
+}
+
+final class ThreadPeak: @unchecked Sendable {
+    // Safety: every access goes through `lock`.
+    private let lock = NSLock()
+    private var peak = 0
+    func record(_ n: Int) { lock.withLock { peak = max(peak, n) } }
+    var value: Int { lock.withLock { peak } }
+}

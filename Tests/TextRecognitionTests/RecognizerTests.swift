@@ -1,0 +1,88 @@
+import Foundation
+import ScanCore
+import Synchronization
+import Testing
+@testable import TextRecognition
+
+@Suite(.enabled(if: Fixtures.hasEnglish, "English language data is not installed"))
+struct RecognizerTests {
+    /// Twelve pages: the multi-page TIFF four times.
+    static var inputs: [RecognitionInput] { Array(repeating: RecognitionInput.file(Fixtures.sample("multipage.tif")), count: 4) }
+
+    @Test("pages come back in order under random per-page delays")
+    func order() async throws {
+        var options = RecognitionOptions(jobs: 3, crop: .none)
+        options.simulatedDelay = { sequence in Double((sequence * 7919) % 5) * 0.03 }
+        let recognizer = try TextRecognizer(options: options)
+        let pages = await recognizer.recognize(Self.inputs)
+        #expect(pages.map(\.sequence) == Array(0..<12))
+        #expect(pages.map(\.page) == Array(repeating: [1, 2, 3], count: 4).flatMap { $0 })
+        #expect(pages.allSatisfy { $0.error == nil && !$0.text.isEmpty })
+        let truths = try Fixtures.groundTruth("multipage.txt").components(separatedBy: "\u{0C}")
+        for page in pages { #expect(TextMetrics.cer(page.text, truths[page.page - 1]) < 0.03) }
+    }
+
+    @Test("a failing input becomes an error result; the others are unaffected")
+    func failure() async throws {
+        let recognizer = try TextRecognizer(options: RecognitionOptions(jobs: 2, crop: .none))
+        let pages = await recognizer.recognize([
+            .file(Fixtures.sample("clean.png")), .file("/nonexistent.png"), .source(try ImageSource(name: "bad.png", data: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0, count: 30)))),
+            .file(Fixtures.sample("lowres.png")),
+        ].compactMap { $0 })
+        #expect(pages.count == 4)
+        #expect(pages[0].error == nil && pages[3].error == nil)
+        #expect(pages[1].error?.code == .notFound)
+        #expect(pages[2].error?.code == .corrupt)
+        #expect(pages[1].text.isEmpty)
+        #expect(TextMetrics.cer(pages[0].text, try Fixtures.groundTruth("clean.txt")) < 0.02)
+    }
+
+    @Test("the first page is delivered before the last one is recognised")
+    func streaming() throws {
+        var options = RecognitionOptions(jobs: 2, crop: .none)
+        // The last page is slow.
+        options.simulatedDelay = { sequence in sequence == 5 ? 1.5 : 0 }
+        let recognizer = try TextRecognizer(options: options)
+        let events = Mutex<[(Int, UInt64)]>([])
+        let done = DispatchSemaphore(value: 0)
+        recognizer.start(Array(repeating: RecognitionInput.file(Fixtures.sample("lowres.png")), count: 6), onPage: { page in
+            events.withLock { $0.append((page.sequence, DispatchTime.now().uptimeNanoseconds)) }
+        }) { _ in done.signal() }
+        done.wait()
+        let e = events.withLock { $0 }
+        #expect(e.map(\.0) == Array(0..<6))
+        // Page 1 arrived well before the slow last page was done.
+        #expect(Double(e[5].1 - e[0].1) / 1e9 > 1.0)
+    }
+
+    @Test("completion-handler, async and stream APIs agree")
+    func apisAgree() async throws {
+        let recognizer = try TextRecognizer(options: RecognitionOptions(jobs: 2, crop: .none))
+        let source = try ImageSource.open(path: Fixtures.sample("multipage.tif"))
+        let document = ScanDocument(source: "multipage.tif", pages: try (0..<3).map { try source.page($0) })
+        let viaAsync = await recognizer.recognize(document)
+        let viaHandler: [RecognizedPage] = await withCheckedContinuation { c in
+            recognizer.recognizeText(in: document) { c.resume(returning: $0) }
+        }
+        var viaStream: [RecognizedPage] = []
+        for await page in recognizer.pages([.document(document)]) { viaStream.append(page) }
+        #expect(viaAsync.map(\.text) == viaHandler.map(\.text))
+        #expect(viaAsync.map(\.text) == viaStream.map(\.text))
+        #expect(viaAsync.map(\.page) == [1, 2, 3])
+        #expect(viaAsync.allSatisfy { !$0.text.isEmpty })
+    }
+
+    @Test("word boxes map back to the source through the homography")
+    func wordBoxesMapBack() async throws {
+        let quad = Quad(topLeft: Point(100, 50), topRight: Point(1100, 50), bottomRight: Point(1100, 850), bottomLeft: Point(100, 850))
+        let recognizer = try TextRecognizer(options: RecognitionOptions(jobs: 1, crop: .quad(quad)))
+        let pages = await recognizer.recognize([.file(Fixtures.sample("clean.png"))])
+        let page = try #require(pages.first)
+        #expect(page.quad == quad)
+        #expect(page.pageWidth == 1000 && page.pageHeight == 800)
+        let word = try #require(page.words.first)
+        let sourceBox = try #require(word.sourceBox)
+        #expect(abs(sourceBox.x - (word.box.x + 100)) <= 1)
+        #expect(abs(sourceBox.y - (word.box.y + 50)) <= 1)
+    }
+}
