@@ -1,0 +1,69 @@
+import Foundation
+import ScanCore
+import ScanTestSupport
+import Testing
+import TextRecognition
+
+@Suite struct DetectCLITests {
+    static let corners = Quad(topLeft: Point(170, 95), topRight: Point(610, 130), bottomRight: Point(650, 700), bottomLeft: Point(120, 660))
+
+    @Test("detect --format jsonl: exactly the documented fields, checked one by one")
+    func jsonLines() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let page = SyntheticPhoto.textLikePage(width: 425, height: 550)
+        let photo = try SyntheticPhoto.make(page: page, corners: Self.corners, width: 800, height: 800, background: .dark)
+        let path = dir.appendingPathComponent("photo one.png").path
+        try #require(PNGEncoder.encode(photo)).write(to: URL(fileURLWithPath: path))
+
+        let r = try CLI.run(["detect", "--format", "jsonl", path, CLI.sample("clean.png"), dir.appendingPathComponent("gone.png").path])
+        #expect(r.status == 1)
+        #expect(r.stderrLines.count == 1)
+        #expect(r.stderr.contains("gone.png: no such file"))
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+
+        let first = try #require(JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(Set(first.keys) == ["source", "page", "width", "height", "quad", "confidence"])
+        #expect(first["source"] as? String == path)
+        #expect(first["page"] as? Int == 1)
+        #expect(first["width"] as? Int == 800)
+        #expect(first["height"] as? Int == 800)
+        let quad = try #require(first["quad"] as? [[Double]])
+        #expect(quad.count == 4)
+        for (found, truth) in zip(quad, Self.corners.corners) {
+            #expect(found.count == 2)
+            #expect(Point(found[0], found[1]).distance(to: truth) < 8, "\(found) vs \(truth)")
+        }
+        let confidence = try #require(first["confidence"] as? Double)
+        #expect(confidence > 0.5 && confidence <= 1)
+
+        // A flat scan: no quad.
+        let second = try #require(JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+        #expect(second["quad"] is NSNull)
+        #expect(second["width"] as? Int == 1200)
+        #expect(Set(second.keys) == ["source", "page", "width", "height", "quad", "confidence"])
+    }
+
+    @Test("--crop auto reads a synthetic photo of a real page")
+    func cropAutoOCR() throws {
+        guard CLI.hasEnglish else { return }
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let page = try ImageSource.open(path: CLI.sample("clean.png")).page(0).image
+        let corners = Quad(topLeft: Point(260, 140), topRight: Point(1420, 230), bottomRight: Point(1500, 1150), bottomLeft: Point(170, 1060))
+        let photo = try SyntheticPhoto.make(page: page, corners: corners, width: 1600, height: 1300, background: .dark, noise: 4)
+        let path = dir.appendingPathComponent("photo.png").path
+        try #require(PNGEncoder.encode(photo)).write(to: URL(fileURLWithPath: path))
+        let truth = try String(contentsOfFile: CLI.sample("clean.txt"), encoding: .utf8)
+        let auto = try CLI.run([path])
+        #expect(auto.status == 0)
+        let autoCER = Metrics.cer(auto.stdout, truth)
+        #expect(autoCER < 0.05, "CER with --crop auto: \(autoCER)")
+        let json = try CLI.run(["--format", "jsonl", path])
+        let object = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["quad_detected"] as? Bool == true)
+        let quad = try #require(object["quad"] as? [[Double]])
+        #expect(Point(quad[0][0], quad[0][1]).distance(to: corners.topLeft) < 12)
+    }
+}
