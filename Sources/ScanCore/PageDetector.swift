@@ -46,6 +46,10 @@ public struct PageDetector: Sendable {
         let field = GradientField(small)
         guard let best = field.bestQuad(minimumAreaFraction: minimumAreaFraction) else { return nil }
         guard !best.isFrame, best.confidence >= minimumConfidence else { return nil }
+        // An outline whose sides all run within a degree and a half of the image axes is a
+        // flat scan's border, a receipt's ruled box or a table: rectifying it gains nothing a
+        // scan needs and risks cutting text, so the page passes through untouched.
+        guard !Self.isAxisAligned(best.quad, toleranceDegrees: 1.5) else { return nil }
         // Working-copy coordinates → source pixels (pixel-corner convention on both sides).
         let sx = Double(image.width) / Double(small.width), sy = Double(image.height) / Double(small.height)
         let quad = Quad(
@@ -54,6 +58,19 @@ public struct PageDetector: Sendable {
             bottomRight: Point(best.quad.bottomRight.x * sx, best.quad.bottomRight.y * sy),
             bottomLeft: Point(best.quad.bottomLeft.x * sx, best.quad.bottomLeft.y * sy))
         return PageDetection(quad: quad, confidence: best.confidence)
+    }
+}
+
+extension PageDetector {
+    static func isAxisAligned(_ q: Quad, toleranceDegrees: Double) -> Bool {
+        let c = q.corners
+        for i in 0..<4 {
+            let d = c[(i + 1) % 4] - c[i]
+            let angle = abs(atan2(d.y, d.x)) * 180 / .pi  // 0…180
+            let offAxis = min(angle.truncatingRemainder(dividingBy: 90), 90 - angle.truncatingRemainder(dividingBy: 90))
+            if offAxis > toleranceDegrees { return false }
+        }
+        return true
     }
 }
 
@@ -100,6 +117,8 @@ struct GradientField {
     var gx: [Float]
     var gy: [Float]
     var magnitude: [Float]
+    /// Smoothed brightness (mean of the channels).
+    var luma: [Float]
     /// Magnitude above which a pixel counts as an edge.
     var threshold: Float = 0
 
@@ -111,12 +130,14 @@ struct GradientField {
         gx = [Float](repeating: 0, count: n)
         gy = [Float](repeating: 0, count: n)
         magnitude = [Float](repeating: 0, count: n)
+        luma = [Float](repeating: 0, count: n)
         for ch in 0..<channels {
             var plane = [Float](repeating: 0, count: n)
             image.pixels.withUnsafeBufferPointer { src in
                 for i in 0..<n { plane[i] = Float(src[i * channels + ch]) }
             }
             plane = Self.blur(plane, width, height)
+            for i in 0..<n { luma[i] += plane[i] / Float(channels) }
             accumulateSobel(plane)
         }
         threshold = edgeThreshold()
@@ -340,7 +361,11 @@ struct GradientField {
                 if let cached = cache[key] {
                     supports.append(cached)
                 } else {
-                    let value = support(segments[i].0, segments[i].1, polarity: polarity)
+                    // A page edge is a step: the paper a few pixels inside is brighter than what
+                    // lies a few pixels outside. A ruled line or a table border is dark on white
+                    // on both sides and gets no support, however straight it is.
+                    let step = stepContrast(segments[i].0, segments[i].1)
+                    let value = step * Float(polarity) >= Self.minimumStep ? support(segments[i].0, segments[i].1, polarity: polarity) : 0
                     cache[key] = value
                     supports.append(value)
                 }
@@ -351,6 +376,32 @@ struct GradientField {
             if score > best.score { best = (score, polarity) }
         }
         return best
+    }
+
+    /// Grey levels by which the inside of a side must be brighter than its outside.
+    static let minimumStep: Float = 10
+
+    /// Mean brightness 3–7 px inside a side minus 3–7 px outside, over its middle 80 %.
+    func stepContrast(_ a: Point, _ b: Point) -> Float {
+        let length = a.distance(to: b)
+        guard length >= 4 else { return 0 }
+        let dx = (b.x - a.x) / length, dy = (b.y - a.y) / length
+        let nx = -dy, ny = dx
+        var inside: Float = 0, outside: Float = 0, count: Float = 0
+        let samples = 24
+        for k in 0..<samples {
+            let t = length * (0.1 + 0.8 * Double(k) / Double(samples - 1))
+            let px = a.x + dx * t, py = a.y + dy * t
+            for o in stride(from: 3.0, through: 7.0, by: 1.0) {
+                let xi = Int((px + nx * o).rounded(.down)), yi = Int((py + ny * o).rounded(.down))
+                let xo = Int((px - nx * o).rounded(.down)), yo = Int((py - ny * o).rounded(.down))
+                guard xi >= 0, yi >= 0, xi < width, yi < height, xo >= 0, yo >= 0, xo < width, yo < height else { continue }
+                inside += luma[yi * width + xi]
+                outside += luma[yo * width + xo]
+                count += 1
+            }
+        }
+        return count > 0 ? (inside - outside) / count : 0
     }
 
     /// What a side along the image frame counts for: the frame is a weak edge.
