@@ -30,7 +30,7 @@ enum ExitStatus {
           1    some inputs failed (each named on stderr); the rest were processed
           2    could not start (missing language data, bad --tessdata)
           64   usage error (unknown option, bad value)
-          130  interrupted (SIGINT/SIGTERM); no partial output files remain
+          130  interrupted by Ctrl-C (SIGINT)
           141  stdout was closed early by its reader (e.g. | head)
         """
 }
