@@ -42,20 +42,9 @@ final class AtomicFileWriter {
     }
 
     func write(bytes: inout [UInt8]) throws(CLIError) {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { raw in
-                #if canImport(Glibc)
-                Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                #else
-                Darwin.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                #endif
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw CLIError("\(destination): write failed (\(String(cString: strerror(errno)))); check free disk space")
-            }
-            offset += n
+        let failure = writeAll(descriptor, bytes)
+        if failure != 0 {
+            throw CLIError("\(destination): write failed (\(String(cString: strerror(failure)))); check free disk space")
         }
     }
 

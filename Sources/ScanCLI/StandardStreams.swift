@@ -35,26 +35,35 @@ final class DescriptorWriter: Sendable {
     @discardableResult
     func write(bytes: inout [UInt8]) -> Bool {
         guard !isBroken else { return false }
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { raw in
-                #if canImport(Glibc)
-                Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                #else
-                Darwin.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                #endif
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                broken.store(true, ordering: .relaxed)
-                return false
-            }
-            offset += n
+        if writeAll(descriptor, bytes) != 0 {
+            broken.store(true, ordering: .relaxed)
+            return false
         }
         return true
     }
 
     var isTerminal: Bool { isatty(descriptor) != 0 }
+}
+
+/// Writes every byte to `descriptor`, retrying short writes and `EINTR`. Returns 0, or the
+/// `errno` of the failure.
+func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32 {
+    var offset = 0
+    while offset < bytes.count {
+        let n = bytes.withUnsafeBytes { raw in
+            #if canImport(Glibc)
+            Glibc.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+            #else
+            Darwin.write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+            #endif
+        }
+        if n < 0 {
+            if errno == EINTR { continue }
+            return errno
+        }
+        offset += n
+    }
+    return 0
 }
 
 /// Diagnostics on stderr: one line each, prefixed with the program name.

@@ -44,17 +44,15 @@ final class StreamSession: Sendable {
     }
 }
 
-/// The renderer, used only from the delivery queue (pages arrive one at a time, in order) and
-/// before and after the run on the calling thread.
-private final class RendererBox: @unchecked Sendable {
-    // Safety: `render` is called only from the recognizer's serial delivery queue; `header`
-    // runs before `start` and `footer` after the completion semaphore, so no two calls overlap.
-    private var renderer: PageRenderer?
+/// The renderer for one stdout stream. Calls come from the delivery queue and, before and after
+/// the run, from the calling thread; the mutex makes that safe without reasoning about order.
+private final class RendererBox: Sendable {
+    private let renderer: Mutex<PageRenderer?>
 
-    init(format: OutputFormat?) { renderer = format.map(PageRenderer.init(format:)) }
-    func header() -> String? { renderer?.header() }
-    func footer() -> String? { renderer?.footer() }
-    func render(_ page: RecognizedPage) -> String? { renderer?.page(page) }
+    init(format: OutputFormat?) { renderer = Mutex(format.map(PageRenderer.init(format:))) }
+    func header() -> String? { renderer.withLock { $0?.header() } }
+    func footer() -> String? { renderer.withLock { $0?.footer() } }
+    func render(_ page: RecognizedPage) -> String? { renderer.withLock { $0?.page(page) } }
 }
 
 /// The recognizer's totals plus what happened to stdout.

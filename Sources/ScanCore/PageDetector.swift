@@ -222,9 +222,7 @@ struct GradientField {
                 let px = Float(x) + 0.5, py = Float(y) + 0.5
                 for d in -spread...spread {
                     var t = center + d
-                    var sign: Float = 1
-                    if t < 0 { t += Self.thetaBins; sign = -1 } else if t >= Self.thetaBins { t -= Self.thetaBins; sign = -1 }
-                    _ = sign
+                    if t < 0 { t += Self.thetaBins } else if t >= Self.thetaBins { t -= Self.thetaBins }
                     let rho = px * cosTable[t] + py * sinTable[t]
                     let r = Int(rho.rounded()) + diag
                     accumulator[t * rhoBins + r] += weight

@@ -58,7 +58,7 @@ import TextRecognition
         let truth = try String(contentsOfFile: CLI.sample("clean.txt"), encoding: .utf8)
         let auto = try CLI.run([path])
         #expect(auto.status == 0)
-        let autoCER = Metrics.cer(auto.stdout, truth)
+        let autoCER = TextScore.cer(auto.stdout, truth)
         #expect(autoCER < 0.05, "CER with --crop auto: \(autoCER)")
         let json = try CLI.run(["--format", "jsonl", path])
         let object = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])

@@ -1,4 +1,5 @@
 import Foundation
+import ScanTestSupport
 import Testing
 
 @Suite(.enabled(if: CLI.hasEnglish, "English language data is not installed"))
@@ -9,7 +10,7 @@ struct RecognizeCLITests {
         #expect(r.status == 0)
         #expect(r.stderr.isEmpty)
         let truth = try String(contentsOfFile: CLI.sample("clean.txt"), encoding: .utf8)
-        #expect(Metrics.cer(r.stdout, truth) < 0.02)
+        #expect(TextScore.cer(r.stdout, truth) < 0.02)
     }
 
     @Test("a multi-page TIFF: every page, form feeds between them")
@@ -19,7 +20,7 @@ struct RecognizeCLITests {
         let pages = r.stdout.components(separatedBy: "\u{0C}")
         #expect(pages.count == 3)
         let truths = try String(contentsOfFile: CLI.sample("multipage.txt"), encoding: .utf8).components(separatedBy: "\u{0C}")
-        for (page, truth) in zip(pages, truths) { #expect(Metrics.cer(page, truth) < 0.03) }
+        for (page, truth) in zip(pages, truths) { #expect(TextScore.cer(page, truth) < 0.03) }
     }
 
     @Test("standard input")
@@ -27,7 +28,7 @@ struct RecognizeCLITests {
         let data = try Data(contentsOf: URL(fileURLWithPath: CLI.sample("lowres.png")))
         let r = try CLI.run(["-"], stdin: data)
         #expect(r.status == 0)
-        #expect(Metrics.cer(r.stdout, try String(contentsOfFile: CLI.sample("lowres.txt"), encoding: .utf8)) < 0.08)
+        #expect(TextScore.cer(r.stdout, try String(contentsOfFile: CLI.sample("lowres.txt"), encoding: .utf8)) < 0.08)
         let empty = try CLI.run(["-"], stdin: Data())
         #expect(empty.status == 1)
         #expect(empty.stderrLines == ["scantext: <stdin>: is empty (0 bytes); re-copy or re-scan the file"])
@@ -69,8 +70,8 @@ struct RecognizeCLITests {
         // Failed inputs are empty pages, so positions stay aligned.
         let pages = r.stdout.components(separatedBy: "\u{0C}")
         #expect(pages.count == bad.count + 2)
-        #expect(Metrics.cer(pages[0], try String(contentsOfFile: CLI.sample("clean.txt"), encoding: .utf8)) < 0.02)
-        #expect(Metrics.cer(pages.last ?? "", try String(contentsOfFile: CLI.sample("lowres.txt"), encoding: .utf8)) < 0.08)
+        #expect(TextScore.cer(pages[0], try String(contentsOfFile: CLI.sample("clean.txt"), encoding: .utf8)) < 0.02)
+        #expect(TextScore.cer(pages.last ?? "", try String(contentsOfFile: CLI.sample("lowres.txt"), encoding: .utf8)) < 0.08)
         // Inputs are never touched and nothing else is written.
         let listing = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
         #expect(listing == ["bomb.png", "corrupt.jpg", "cut.jpg", "cut.png", "empty.png", "notes.png"])

@@ -1,4 +1,5 @@
 import Foundation
+import ScanTestSupport
 import ScanCore
 import Testing
 @testable import TextRecognition
@@ -15,7 +16,7 @@ struct EngineTests {
         let page = try ImageSource.open(path: Fixtures.sample(image)).page(0)
         let output = try engine.recognize(page.image, resolution: page.resolution, deadline: nil, pageNumber: 1,
                                           wantTSV: false, wantHOCR: false, cancel: nil)
-        let cer = TextMetrics.cer(output.text, try Fixtures.groundTruth(truth))
+        let cer = TextScore.cer(output.text, try Fixtures.groundTruth(truth))
         #expect(cer <= bound, "CER \(cer) on \(image)")
         #expect(output.confidence > 50)
         #expect(output.words.count > 20)
@@ -31,7 +32,7 @@ struct EngineTests {
             let page = try source.page(i)
             let output = try engine.recognize(page.image, resolution: page.resolution, deadline: nil, pageNumber: i + 1,
                                               wantTSV: true, wantHOCR: true, cancel: nil)
-            #expect(TextMetrics.cer(output.text, truths[i]) < 0.03)
+            #expect(TextScore.cer(output.text, truths[i]) < 0.03)
             #expect(output.tsv?.contains("\t\(i + 1)\t") == true)
             #expect(output.hocr?.contains("ocr_page") == true)
         }

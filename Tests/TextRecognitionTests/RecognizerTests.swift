@@ -1,4 +1,5 @@
 import Foundation
+import ScanTestSupport
 import ScanCore
 import Synchronization
 import Testing
@@ -19,7 +20,7 @@ struct RecognizerTests {
         #expect(pages.map(\.page) == Array(repeating: [1, 2, 3], count: 4).flatMap { $0 })
         #expect(pages.allSatisfy { $0.error == nil && !$0.text.isEmpty })
         let truths = try Fixtures.groundTruth("multipage.txt").components(separatedBy: "\u{0C}")
-        for page in pages { #expect(TextMetrics.cer(page.text, truths[page.page - 1]) < 0.03) }
+        for page in pages { #expect(TextScore.cer(page.text, truths[page.page - 1]) < 0.03) }
     }
 
     @Test("a failing input becomes an error result; the others are unaffected")
@@ -34,7 +35,7 @@ struct RecognizerTests {
         #expect(pages[1].error?.code == .notFound)
         #expect(pages[2].error?.code == .corrupt)
         #expect(pages[1].text.isEmpty)
-        #expect(TextMetrics.cer(pages[0].text, try Fixtures.groundTruth("clean.txt")) < 0.02)
+        #expect(TextScore.cer(pages[0].text, try Fixtures.groundTruth("clean.txt")) < 0.02)
     }
 
     @Test("the first page is delivered before the last one is recognised")
