@@ -6,6 +6,8 @@ public enum PageStep: Sendable, Equatable, Codable {
     /// Rectified: the page inside `quad` (source pixels) warped to `width`×`height` by
     /// `homography` (source → corrected). `detected` is false for a quad the user gave.
     case perspective(quad: Quad, homography: Homography, width: Int, height: Int, detected: Bool)
+    /// A same-size pixel filter, by name (e.g. `illumination`); it moves no pixel.
+    case filtered(String)
 }
 
 /// One page of a scan: where it came from, its pixels now, and what was done to them.
@@ -72,12 +74,13 @@ public struct ScanPage: Sendable {
             detected: detected))
     }
 
-    /// Replaces the pixels by a same-size version (a filter), which is not a geometric step.
-    public mutating func replaceImage(_ filtered: PixelBuffer) throws(ScanCoreError) {
+    /// Replaces the pixels by a same-size version (a filter) and records it.
+    public mutating func applyFilter(_ name: String, _ filtered: PixelBuffer) throws(ScanCoreError) {
         guard filtered.width == image.width, filtered.height == image.height else {
             throw ScanCoreError(.invalidImage, "a filter must keep the page size")
         }
         image = filtered
+        steps.append(.filtered(name))
     }
 }
 

@@ -10,6 +10,7 @@ final class PageWorker {
     private var engine: Result<TesseractEngine, RecognitionError>?
     private let detector = PageDetector()
     private let corrector = PerspectiveCorrector()
+    private let illumination = IlluminationCorrector()
 
     init(options: RecognitionOptions, cancel: CancellationFlag) {
         self.options = options
@@ -96,6 +97,12 @@ final class PageWorker {
             }
             result.quad = page.quad
             result.quadDetected = options.crop == .auto
+            // A rectified photo carries the photo's uneven light; flat scans are left as they are.
+            do throws(ScanCoreError) {
+                try page.applyFilter("illumination", illumination.flatten(page.image))
+            } catch {
+                throw RecognitionError(.geometry, source: pageName(job), error.message, remedy: "")
+            }
         }
         result.timings.warp = clock.lap()
         result.pageWidth = page.image.width

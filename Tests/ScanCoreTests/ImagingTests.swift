@@ -93,3 +93,27 @@ import Testing
         #expect(page.sourceSize.width == 200)
     }
 }
+
+@Suite struct IlluminationCorrectorTests {
+    @Test("a page lit from one side comes out evenly white, with its text still dark")
+    func flattens() throws {
+        let w = 400, h = 300
+        var px = [UInt8](repeating: 0, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                let light = 1.0 - 0.5 * Double(x) / Double(w)  // 250 on the left, 125 on the right
+                let ink = (y % 20 < 4 && x % 30 < 20) ? 0.15 : 1.0
+                px[y * w + x] = UInt8(250 * light * ink)
+            }
+        }
+        let shaded = try PixelBuffer(width: w, height: h, format: .gray, pixels: px)
+        let flat = IlluminationCorrector().flatten(shaded)
+        #expect(flat.width == w && flat.height == h && flat.format == .gray)
+        // Paper (rows 10..19 hold no ink) near both edges: 250 against 128 before.
+        let left = flat.pixels[15 * w + 25], right = flat.pixels[15 * w + 385]
+        #expect(abs(Int(left) - Int(right)) < 25, "paper \(left) vs \(right)")
+        #expect(right > 220)
+        // Ink stays dark on the shaded side.
+        #expect(flat.pixels[1 * w + 370] < 80)
+    }
+}
