@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "scantext", targets: ["scantext"]),
+        .executable(name: "scantext-bench-geometry", targets: ["scantext-bench-geometry"]),
         .library(name: "ScanCore", targets: ["ScanCore"]),
         .library(name: "TextRecognition", targets: ["TextRecognition"]),
     ],
@@ -32,6 +33,7 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "scantext", dependencies: ["ScanCLI"]),
+        .executableTarget(name: "scantext-bench-geometry", dependencies: ["ScanCore", "TextRecognition"]),
         // Synthetic photos with exact corners, for the tests (not part of any product).
         .target(name: "ScanTestSupport", dependencies: ["ScanCore"], swiftSettings: optimizedKernels),
         .testTarget(name: "ScanCoreTests", dependencies: ["ScanCore", "ScanTestSupport"]),

@@ -89,6 +89,8 @@ final class PageWorker {
         result.timings.detect = clock.lap()
         if let quad {
             do throws(ScanCoreError) {
+                // The flattened page is grey in the end, so only one channel is warped.
+                try page.applyFilter("grey", page.image.grayscale())
                 try page.correctPerspective(quad, detected: options.crop == .auto, using: corrector)
             } catch {
                 throw RecognitionError(
