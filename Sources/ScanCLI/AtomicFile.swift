@@ -22,14 +22,14 @@ final class AtomicFileWriter {
         self.destination = destination
         let directory = (destination as NSString).deletingLastPathComponent
         let name = (destination as NSString).lastPathComponent
-        var template = Array(((directory.isEmpty ? "." : directory) + "/" + Self.temporaryPrefix + name + ".XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else {
-            throw CLIError("\(destination): cannot create a file there (\(String(cString: strerror(errno)))); check the output directory's permissions")
+        let template = (directory.isEmpty ? "." : directory) + "/" + Self.temporaryPrefix + name + ".XXXXXX"
+        switch TemporaryFiles.shared.create(template: template) {
+        case .success(let (fd, path)):
+            descriptor = fd
+            temporaryPath = path
+        case .failure(let error):
+            throw CLIError("\(destination): cannot create a file there (\(error.reason)); check the output directory's permissions")
         }
-        descriptor = fd
-        temporaryPath = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        TemporaryFiles.shared.register(temporaryPath)
     }
 
     deinit {

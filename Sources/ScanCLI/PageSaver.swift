@@ -6,6 +6,9 @@ import TextRecognition
 /// `--save-pages DIR`: writes each corrected page as PNG, atomically.
 struct PageSaver: Sendable {
     let directory: String
+    /// Mirror the input tree (batch runs with `--output-dir` or `--recursive`) instead of
+    /// writing every page straight into `directory`.
+    let mirrorTree: Bool
 
     /// Creates the directory (and parents) or says why it cannot.
     static func prepare(directory: String) throws {
@@ -13,25 +16,30 @@ struct PageSaver: Sendable {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
             Diagnostics.error("\(directory): cannot create the --save-pages directory; check the path and permissions")
-            throw ExitCode(ExitStatus.usage)
+            throw ExitCode(ExitStatus.setupFailed)
         }
     }
 
-    /// `photo.jpg` → `DIR/photo.png`; page N of a multi-page file → `DIR/scan-pN.png`; stdin → `stdin…`.
-    func path(for page: RecognizedPage, multiPage: Bool) -> String {
-        let base = page.source == "-" ? "stdin" : ((page.source as NSString).lastPathComponent as NSString).deletingPathExtension
-        let name = multiPage || page.page > 1 ? "\(base)-p\(page.page).png" : "\(base).png"
+    /// `photo.jpg` → `DIR/photo.png`; page N of a multi-page file → `DIR/scan-pN.png`; stdin →
+    /// `DIR/stdin.png`. When mirroring, `in/a/b.jpg` → `DIR/a/b.png`.
+    func path(for page: RecognizedPage, input: BatchInput) -> String {
+        let stem = mirrorTree ? input.outputStem : InputWalker.stem(of: InputWalker.name(of: input.relativePath))
+        let name = page.pagesInSource > 1 || page.page > 1 ? "\(stem)-p\(page.page).png" : "\(stem).png"
         return (directory as NSString).appendingPathComponent(name)
     }
 
-    func save(_ page: RecognizedPage) {
+    func save(_ page: RecognizedPage, input: BatchInput) {
         guard let image = page.correctedImage else { return }
-        let destination = path(for: page, multiPage: page.pagesInSource > 1)
+        let destination = path(for: page, input: input)
         guard let png = PNGEncoder.encode(image) else {
             Diagnostics.error("\(destination): the page could not be encoded as PNG")
             return
         }
         do {
+            if mirrorTree {
+                try? FileManager.default.createDirectory(
+                    atPath: (destination as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            }
             try AtomicFileWriter.write(png, to: destination)
         } catch {
             Diagnostics.error(error.message)

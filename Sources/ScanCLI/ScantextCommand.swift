@@ -68,7 +68,10 @@ struct RecognizeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write each page, as corrected, to DIR as PNG.", valueName: "dir"))
     var savePages: String?
 
-    @Argument(help: ArgumentHelp("Image files; '-' reads standard input.", valueName: "input"))
+    @OptionGroup(title: "Batch runs")
+    var batch: BatchOptions
+
+    @Argument(help: ArgumentHelp("Image files or directories; '-' reads standard input.", valueName: "input"))
     var inputs: [String] = []
 
     func validate() throws {
@@ -77,17 +80,46 @@ struct RecognizeCommand: ParsableCommand {
         if format == .none && savePages == nil {
             throw ValidationError("--format none prints nothing; add --save-pages DIR to keep the corrected pages")
         }
+        if format == .none && batch.outputDir != nil {
+            throw ValidationError("--format none writes no text; drop --output-dir, or choose a --format")
+        }
+        try batch.validate(inputs: inputs)
     }
 
     func run() throws {
         Diagnostics.ignoreBrokenPipes()
+        Diagnostics.setQuiet(batch.quiet)
         var options = engine.recognitionOptions(crop: crop.cropMode)
         let outputFormat = format.outputFormat
         options.renderTSV = outputFormat == .tsv
         options.renderHOCR = outputFormat == .hocr
         options.keepCorrectedImages = savePages != nil
         options.skipRecognition = outputFormat == nil
-        if let savePages { try PageSaver.prepare(directory: savePages) }
+
+        // Output directories first: the walk must know them to leave them out.
+        var excluded: Set<FileIdentity> = []
+        if let savePages {
+            try PageSaver.prepare(directory: savePages)
+            FileIdentity(path: savePages).map { _ = excluded.insert($0) }
+        }
+        var layout: OutputLayout?
+        if let outputDir = batch.outputDir, let outputFormat {
+            do {
+                try FileManager.default.createDirectory(atPath: outputDir, withIntermediateDirectories: true)
+            } catch {
+                Diagnostics.error("\(outputDir): cannot create the --output-dir directory; check the path and permissions")
+                throw ExitCode(ExitStatus.setupFailed)
+            }
+            FileIdentity(path: outputDir).map { _ = excluded.insert($0) }
+            layout = OutputLayout(directory: outputDir, fileExtension: outputFormat.fileExtension)
+        }
+        let errorLog: ErrorLog?
+        do {
+            errorLog = try batch.errors.map { path throws(CLIError) in try ErrorLog(path: path) }
+        } catch {
+            Diagnostics.error(error.message)
+            throw ExitCode(ExitStatus.setupFailed)
+        }
 
         let recognizer: TextRecognizer
         do {
@@ -96,10 +128,40 @@ struct RecognizeCommand: ParsableCommand {
             Diagnostics.error(error.message)
             throw ExitCode(ExitStatus.setupFailed)
         }
-        let session = StreamSession(format: outputFormat, saver: savePages.map(PageSaver.init(directory:)))
-        let summary = session.run(recognizer, inputs: inputs.map { $0 == "-" ? .standardInput : .file($0) })
-        if summary.outputClosed { throw ExitCode(ExitStatus.outputClosed) }
-        if summary.failedPages > 0 { throw ExitCode(ExitStatus.someFailed) }
+
+        let sink: any PageSink = if let layout, let outputFormat {
+            OutputTreeSink(layout: layout, format: outputFormat)
+        } else if let outputFormat {
+            StandardOutputSink(format: outputFormat)
+        } else {
+            DiscardingSink()
+        }
+        let isBatch = batch.outputDir != nil || batch.recursive
+        var configuration = RunSession.Configuration(sink: sink)
+        configuration.saver = savePages.map { PageSaver(directory: $0, mirrorTree: isBatch) }
+        configuration.errorLog = errorLog
+        configuration.progress = batch.progressMode(stdoutIsOutput: layout == nil && outputFormat != nil)
+        configuration.summary = isBatch && !batch.quiet
+
+        let outputLayout = layout
+        let walkerOptions = InputWalker.Options(
+            recursive: batch.recursive, include: batch.include, exclude: batch.exclude, excludedDirectories: excluded)
+        let roots = inputs
+        let shard = batch.shard
+        let makePlan: @Sendable (_ skipExisting: Bool, _ observer: any BatchPlanObserver) -> BatchPlan = { skip, observer in
+            BatchPlan(walker: InputWalker(roots: roots, options: walkerOptions), layout: outputLayout, shard: shard,
+                      skipExisting: skip, trackCollisions: roots.count > 1, observer: observer)
+        }
+        let session = RunSession(configuration: configuration)
+        let outcome = session.run(recognizer, plan: makePlan(batch.skipExisting, session)) {
+            var plan = makePlan(false, SilentObserver())
+            var total = 0
+            while plan.next() != nil { total += 1 }
+            return total
+        }
+        if outcome.outputClosed { throw ExitCode(ExitStatus.outputClosed) }
+        if outcome.interrupted { throw ExitCode(ExitStatus.interrupted) }
+        if outcome.counts.failed > 0 { throw ExitCode(ExitStatus.someFailed) }
     }
 }
 

@@ -66,14 +66,39 @@ func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32 {
     return 0
 }
 
-/// Diagnostics on stderr: one line each, prefixed with the program name.
+/// Diagnostics on stderr: one line each, prefixed with the program name. When a live progress
+/// line is on screen, a message first erases it (in the same write), and the next tick redraws it.
 enum Diagnostics {
+    private static let liveLineShown = Atomic<Bool>(false)
+    /// `--quiet`: notes are dropped; errors still print.
+    private static let quiet = Atomic<Bool>(false)
+
+    static func setQuiet(_ value: Bool) { quiet.store(value, ordering: .relaxed) }
+
     static func error(_ message: String) {
-        DescriptorWriter.standardError.write("scantext: \(message)\n")
+        emit("scantext: \(message)\n")
     }
 
     static func note(_ message: String) {
-        DescriptorWriter.standardError.write("scantext: \(message)\n")
+        guard !quiet.load(ordering: .relaxed) else { return }
+        emit("scantext: \(message)\n")
+    }
+
+    private static func emit(_ line: String) {
+        let erase = liveLineShown.exchange(false, ordering: .relaxed) ? "\r\u{1B}[K" : ""
+        DescriptorWriter.standardError.write(erase + line)
+    }
+
+    /// Draws `line` in place of the previous live line (no newline).
+    static func showLiveLine(_ line: String) {
+        liveLineShown.store(true, ordering: .relaxed)
+        DescriptorWriter.standardError.write("\r\u{1B}[K" + line)
+    }
+
+    static func clearLiveLine() {
+        if liveLineShown.exchange(false, ordering: .relaxed) {
+            DescriptorWriter.standardError.write("\r\u{1B}[K")
+        }
     }
 
     /// Broken pipes must not kill the process; writes report them instead.

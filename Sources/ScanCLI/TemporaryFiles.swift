@@ -6,20 +6,46 @@ import Darwin
 import Synchronization
 
 /// The temporary files that exist right now, so an interrupted run can remove them before it
-/// exits, even from a signal path.
+/// exits. Files are created under the same lock that `removeAll()` takes, and none can be
+/// created after it, so no temporary file outlives an interrupted run.
 final class TemporaryFiles: Sendable {
     static let shared = TemporaryFiles()
-    private let paths = Mutex<Set<String>>([])
 
-    func register(_ path: String) { paths.withLock { _ = $0.insert(path) } }
-    func unregister(_ path: String) { paths.withLock { _ = $0.remove(path) } }
-
-    /// Removes every registered temporary file.
-    func removeAll() {
-        let all = paths.withLock { p -> Set<String> in
-            defer { p.removeAll() }
-            return p
-        }
-        for path in all { unlink(path) }
+    private struct State {
+        var paths: Set<String> = []
+        var closed = false
     }
+    private let state = Mutex(State())
+
+    /// Creates a unique file from a `mkstemp` template (ending in `XXXXXX`). Returns the open
+    /// descriptor and the path, or the `errno` of the failure (`ECANCELED` once closed).
+    func create(template: String) -> Result<(Int32, String), Errno> {
+        state.withLock { s in
+            guard !s.closed else { return .failure(Errno(ECANCELED)) }
+            var bytes = Array(template.utf8CString)
+            let fd = bytes.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else { return .failure(Errno(errno)) }
+            let path = bytes.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            s.paths.insert(path)
+            return .success((fd, path))
+        }
+    }
+
+    func unregister(_ path: String) { state.withLock { _ = $0.paths.remove(path) } }
+
+    /// Removes every registered temporary file; no new ones can be created afterwards.
+    func removeAll() {
+        state.withLock { s in
+            s.closed = true
+            for path in s.paths { unlink(path) }
+            s.paths.removeAll()
+        }
+    }
+}
+
+/// An `errno` value as an `Error`.
+struct Errno: Error {
+    let code: Int32
+    init(_ code: Int32) { self.code = code }
+    var reason: String { String(cString: strerror(code)) }
 }
