@@ -15,9 +15,15 @@ private let receivedInterrupts = Atomic<Int>(0)
 enum Interrupts {
     static func install() {
         _ = receivedInterrupts.load(ordering: .relaxed)  // initialise the global outside the handler
+        var set = sigset_t()
+        sigemptyset(&set)
         for sig in [SIGINT, SIGTERM] {
             signal(sig) { _ in receivedInterrupts.wrappingAdd(1, ordering: .relaxed) }
+            sigaddset(&set, sig)
         }
+        // A parent may have started us with these blocked (the mask survives exec, and
+        // libdispatch's threads block signals): make sure at least this thread takes them.
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     /// Back to the default: a later signal kills the process.
