@@ -50,6 +50,17 @@ struct RecognizeCommand: ParsableCommand {
                                                  scanner only: flattened pages, no OCR
               scantext detect --format jsonl photo.jpg
                                                  page corners only
+              scantext -r scans/ -o text/        a tree: scans/a/b.jpg -> text/a/b.txt
+              scantext -r scans/ -o text/ --skip-existing
+                                                 resume: only missing or outdated outputs
+              scantext -r scans/ -o text/ --shard 2/8 --errors failed.jsonl
+                                                 this machine's eighth of the tree
+
+            BATCH RUNS: outputs are written to a temporary file and renamed into place only \
+            when every page of the input succeeded. The first Ctrl-C finishes the pages in \
+            progress and exits 130; a second stops at once. Neither leaves partial files. \
+            --shard K/N takes the inputs whose path below the directory given hashes to K \
+            (FNV-1a 64 of its UTF-8 bytes, mod N, plus 1).
 
             \(ExitStatus.helpText)
             """
