@@ -161,12 +161,17 @@ public final class ImageSource: Sendable {
         }
     }
 
-    /// Decodes page `index` (0-based) into a `ScanPage`.
-    public func page(_ index: Int, limits: DecodeLimits = .default) throws(RecognitionError) -> ScanPage {
-        try LibraryOutput.quietly { () throws(RecognitionError) -> ScanPage in try decodePage(index, limits: limits) }
+    /// Decodes page `index` (0-based) into a `ScanPage`. With `luminanceOnly`, a colour JPEG is
+    /// decoded straight to grey (libjpeg skips the chroma planes' transform, upsampling and
+    /// colour conversion), which is all recognition needs and about half the work; other
+    /// formats decode as they are.
+    public func page(_ index: Int, limits: DecodeLimits = .default, luminanceOnly: Bool = false) throws(RecognitionError) -> ScanPage {
+        try LibraryOutput.quietly { () throws(RecognitionError) -> ScanPage in
+            try decodePage(index, limits: limits, luminanceOnly: luminanceOnly)
+        }
     }
 
-    private func decodePage(_ index: Int, limits: DecodeLimits) throws(RecognitionError) -> ScanPage {
+    private func decodePage(_ index: Int, limits: DecodeLimits, luminanceOnly: Bool) throws(RecognitionError) -> ScanPage {
         guard index >= 0, index < pageCount else {
             throw RecognitionError(.corrupt, source: name, "has no page \(index + 1)", remedy: "it has \(pageCount) page(s)")
         }
@@ -178,11 +183,13 @@ public final class ImageSource: Sendable {
                 remedy: "re-copy or re-export it")
         }
         var jpegWarning: Int32 = 0
-        let decoded: LeptonicaImage? = bytes.withUnsafeBytes { raw in
+        let decoded: LeptonicaImage? = bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> LeptonicaImage? in
             let base = raw.bindMemory(to: UInt8.self).baseAddress
             switch format {
             case .tiff: return LeptonicaImage(taking: pixReadMemTiff(base, raw.count, Int32(index)))
-            case .jpeg: return LeptonicaImage(taking: pixReadMemJpeg(base, raw.count, 0, 1, &jpegWarning, 0))
+            case .jpeg:
+                let hint = luminanceOnly ? Int32(L_JPEG_READ_LUMINANCE) : 0
+                return LeptonicaImage(taking: pixReadMemJpeg(base, raw.count, 0, 1, &jpegWarning, hint))
             default: return LeptonicaImage(taking: pixReadMem(base, raw.count))
             }
         }

@@ -66,7 +66,8 @@ final class PageWorker {
             page = decoded
         case .decode(let image, let index):
             do throws(RecognitionError) {
-                page = try image.page(index, limits: options.limits)
+                // Recognition reads grey; colour is kept only for pages saved as they are.
+                page = try image.page(index, limits: options.limits, luminanceOnly: !options.keepCorrectedImages)
             } catch {
                 throw image.pageCount > 1 ? error.about(pageName(job)) : error
             }
@@ -90,7 +91,7 @@ final class PageWorker {
         if let quad {
             do throws(ScanCoreError) {
                 // The flattened page is grey in the end, so only one channel is warped.
-                try page.applyFilter("grey", page.image.grayscale())
+                if page.image.format != .gray { try page.applyFilter("grey", page.image.grayscale()) }
                 try page.correctPerspective(quad, detected: options.crop == .auto, using: corrector)
             } catch {
                 throw RecognitionError(
