@@ -19,6 +19,7 @@ public struct IlluminationCorrector: Sendable {
     public func flatten(_ image: PixelBuffer) -> PixelBuffer {
         let grey = image.grayscale()
         let w = grey.width, h = grey.height, c = max(cellSize, 4)
+        guard w > 0, h > 0 else { return grey }
         let cw = (w + c - 1) / c, ch = (h + c - 1) / c
         var paper = [Float](repeating: 255, count: cw * ch)
         grey.pixels.withUnsafeBufferPointer { px in
@@ -27,9 +28,15 @@ public struct IlluminationCorrector: Sendable {
                 for cx in 0..<cw {
                     for i in 0..<256 { histogram[i] = 0 }
                     let x0 = cx * c, y0 = cy * c, x1 = min(x0 + c, w), y1 = min(y0 + c, h)
-                    for y in y0..<y1 { for x in x0..<x1 { histogram[Int(px[y * w + x])] += 1 } }
+                    // Every other pixel of every other row: a quarter of the work, and a
+                    // percentile of hundreds of samples is as steady as one of all of them.
+                    var samples = 0
+                    for y in stride(from: y0, to: y1, by: 2) {
+                        for x in stride(from: x0, to: x1, by: 2) { histogram[Int(px[y * w + x])] += 1 }
+                        samples += (x1 - x0 + 1) / 2
+                    }
                     // The 90th percentile: paper, even in a cell that is mostly text.
-                    let target = (x1 - x0) * (y1 - y0) / 10
+                    let target = samples / 10
                     var seen = 0, level = 255
                     while level > 0 { seen += histogram[level]; if seen > target { break }; level -= 1 }
                     paper[cy * cw + cx] = Float(max(level, 1))
@@ -37,39 +44,59 @@ public struct IlluminationCorrector: Sendable {
             }
         }
         paper = Self.smooth(Self.fillDarkCells(paper, cw, ch), cw, ch)
+        let gain = paper.map { paperLevel / $0 }
 
         let out = [UInt8](unsafeUninitializedCapacity: w * h) { dst, initialized in
             grey.pixels.withUnsafeBufferPointer { px in
-                var row = [Float](repeating: 0, count: w)
-                for y in 0..<h {
-                    // Paper brightness along this row, interpolated between cell centres.
-                    let fy = min(max((Float(y) + 0.5) / Float(c) - 0.5, 0), Float(ch - 1))
-                    let y0 = Int(fy), y1 = min(y0 + 1, ch - 1), ty = fy - Float(y0)
-                    for x in 0..<w {
-                        let fx = min(max((Float(x) + 0.5) / Float(c) - 0.5, 0), Float(cw - 1))
-                        let x0 = Int(fx), x1 = min(x0 + 1, cw - 1), tx = fx - Float(x0)
-                        let top = paper[y0 * cw + x0] + (paper[y0 * cw + x1] - paper[y0 * cw + x0]) * tx
-                        let bottom = paper[y1 * cw + x0] + (paper[y1 * cw + x1] - paper[y1 * cw + x0]) * tx
-                        row[x] = paperLevel / (top + (bottom - top) * ty)
-                    }
-                    var x = 0
-                    while x + 8 <= w {
-                        var v = SIMD8<Float>()
-                        var g = SIMD8<Float>()
-                        for l in 0..<8 { v[l] = row[x + l]; g[l] = Float(px[y * w + x + l]) }
-                        let r = (g * v).clamped(lowerBound: SIMD8(repeating: 0), upperBound: SIMD8(repeating: 255))
-                        for l in 0..<8 { dst[y * w + x + l] = UInt8(r[l] + 0.5 > 255 ? 255 : r[l] + 0.5) }
-                        x += 8
-                    }
-                    while x < w {
-                        dst[y * w + x] = UInt8(min(255, Float(px[y * w + x]) * row[x] + 0.5))
-                        x += 1
+                var cells = [Float](repeating: 0, count: cw)
+                var row = [UInt32](repeating: 0, count: w)
+                row.withUnsafeMutableBufferPointer { row in
+                    for y in 0..<h {
+                        // The gain along this row at each cell centre, between cell rows...
+                        let fy = min(max((Float(y) + 0.5) / Float(c) - 0.5, 0), Float(ch - 1))
+                        let y0 = Int(fy), y1 = min(y0 + 1, ch - 1), ty = fy - Float(y0)
+                        for cx in 0..<cw { cells[cx] = gain[y0 * cw + cx] + (gain[y1 * cw + cx] - gain[y0 * cw + cx]) * ty }
+                        // ...then per pixel, linear between cell centres, in 16.16 fixed point.
+                        Self.fillRow(row, cells: cells, cellSize: c)
+                        // out = grey × gain, gain in 8.8 fixed point; a plain loop the compiler
+                        // vectorises (no trapping conversions).
+                        let src = px.baseAddress! + y * w, o = dst.baseAddress! + y * w
+                        for x in 0..<w {
+                            let v = (UInt32(src[x]) &* row[x] &+ 128) &>> 8
+                            o[x] = UInt8(truncatingIfNeeded: Swift.min(v, 255))
+                        }
                     }
                 }
             }
             initialized = w * h
         }
         return PixelBuffer(unchecked: w, h, .gray, out)
+    }
+
+    /// Fills `row` with the gain, 8.8 fixed point, interpolated linearly between the cell
+    /// centres (`cells[i]` at x = (i + ½)·cellSize) and held flat beyond the first and last.
+    static func fillRow(_ row: UnsafeMutableBufferPointer<UInt32>, cells: [Float], cellSize c: Int) {
+        let w = row.count
+        func fixed(_ g: Float) -> Int32 { Int32(Swift.min(g, 255) * 65536) }
+        var x = 0
+        // Before the first centre.
+        let firstCentre = Swift.min(c / 2, w)
+        let g0 = UInt32(fixed(cells[0]) >> 8)
+        while x < firstCentre { row[x] = g0; x += 1 }
+        for i in 0..<(cells.count - 1) {
+            let end = Swift.min((i + 1) * c + c / 2, w)
+            guard x < end else { break }
+            let a = fixed(cells[i]), b = fixed(cells[i + 1])
+            let step = (b - a) / Int32(c)
+            // Offset of x from centre i, so every pixel gets a + k·step (vectorisable).
+            let start = x - (i * c + c / 2)
+            for k in start..<(start + end - x) {
+                row[x + k - start] = UInt32(truncatingIfNeeded: (a &+ Int32(k) &* step) &>> 8)
+            }
+            x = end
+        }
+        let last = UInt32(fixed(cells[cells.count - 1]) >> 8)
+        while x < w { row[x] = last; x += 1 }
     }
 
     /// A cell much darker than the median of its 3×3 neighbourhood is mostly ink (a heading,

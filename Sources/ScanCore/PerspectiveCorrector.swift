@@ -126,10 +126,11 @@ private struct WarpKernel {
 
     /// Grey fast path in 5-bit fixed point, as OpenCV's INTER_LINEAR does. Coordinates, their
     /// rounding, the source offsets and the four bilinear weights are computed for eight pixels
-    /// at once in SIMD; only the loads are per pixel. Rounding uses the float trick
+    /// at once in SIMD. Rounding uses the float trick
     /// `x + 1.5·2²³`, whose low mantissa bits are then the integer: the standard library's
     /// SIMD float-to-integer conversion is not vectorised and would cost more than the sample.
-    /// Exact while `32·u` stays below 2²², i.e. for sources under 131 072 pixels a side.
+    /// Exact while `32·u` stays below 2²², i.e. for sources under 131 072 pixels a side. Only
+    /// the loads are per pixel; the blend is SIMD.
     @inline(__always)
     private func interiorGrey(u: V, v: V, out: UnsafeMutablePointer<UInt8>) {
         let magic = V(repeating: 12_582_912)
@@ -141,14 +142,17 @@ private struct WarpKernel {
         let w10 = (32 &- fx) &* fy, w11 = fx &* fy
         let base = UnsafeRawPointer(src.baseAddress!)
         let stride = sw
+        // Only the loads are per lane: two neighbouring bytes per load (little-endian: the
+        // left one is the low byte), above and below. The blend is SIMD.
+        var top = SIMD8<Int32>(), bottom = SIMD8<Int32>()
         for l in 0..<8 {
             let i = Int(index[l])
-            // Two neighbouring bytes per load (little-endian: the left one is the low byte).
-            let top = Int32(base.loadUnaligned(fromByteOffset: i, as: UInt16.self))
-            let bottom = Int32(base.loadUnaligned(fromByteOffset: i + stride, as: UInt16.self))
-            let sum = (top & 255) &* w00[l] &+ (top &>> 8) &* w01[l] &+ (bottom & 255) &* w10[l] &+ (bottom &>> 8) &* w11[l]
-            out[l] = UInt8(truncatingIfNeeded: (sum &+ 512) &>> 10)
+            top[l] = Int32(base.loadUnaligned(fromByteOffset: i, as: UInt16.self))
+            bottom[l] = Int32(base.loadUnaligned(fromByteOffset: i + stride, as: UInt16.self))
         }
+        let sum = (top & 255) &* w00 &+ (top &>> 8) &* w01 &+ (bottom & 255) &* w10 &+ (bottom &>> 8) &* w11
+        let result = SIMD8<UInt8>(truncatingIfNeeded: (sum &+ 512) &>> 10)
+        UnsafeMutableRawPointer(out).storeBytes(of: result, as: SIMD8<UInt8>.self)
     }
 
     /// The same for interleaved colour: one coordinate per lane, then every channel.

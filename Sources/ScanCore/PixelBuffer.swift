@@ -70,19 +70,26 @@ public struct PixelBuffer: Sendable, Equatable {
         let area = UInt32(factor * factor)
         let out = [UInt8](unsafeUninitializedCapacity: ow * oh * c) { dst, initialized in
             pixels.withUnsafeBufferPointer { src in
-                var sums = [UInt32](repeating: 0, count: ow * c)
-                for oy in 0..<oh {
-                    for i in 0..<sums.count { sums[i] = 0 }
-                    for dy in 0..<factor {
-                        let row = (oy * factor + dy) * width * c
+                // Column sums over `factor` rows (a contiguous loop the compiler vectorises),
+                // then each group of `factor` columns summed per channel.
+                let span = ow * factor * c
+                var columns = [UInt32](repeating: 0, count: span)
+                columns.withUnsafeMutableBufferPointer { col in
+                    for oy in 0..<oh {
+                        for i in 0..<span { col[i] = 0 }
+                        for dy in 0..<factor {
+                            let row = src.baseAddress! + (oy * factor + dy) * width * c
+                            for i in 0..<span { col[i] &+= UInt32(row[i]) }
+                        }
+                        let o = dst.baseAddress! + oy * ow * c
                         for ox in 0..<ow {
-                            let base = row + ox * factor * c
-                            for dx in 0..<factor {
-                                for ch in 0..<c { sums[ox * c + ch] &+= UInt32(src[base + dx * c + ch]) }
+                            for ch in 0..<c {
+                                var sum: UInt32 = 0
+                                for dx in 0..<factor { sum &+= col[(ox * factor + dx) * c + ch] }
+                                o[ox * c + ch] = UInt8(truncatingIfNeeded: (sum &+ area / 2) / area)
                             }
                         }
                     }
-                    for i in 0..<(ow * c) { dst[oy * ow * c + i] = UInt8(truncatingIfNeeded: (sums[i] + area / 2) / area) }
                 }
             }
             initialized = ow * oh * c
