@@ -76,31 +76,30 @@ extension PageDetector {
 
 /// A line `x·cos θ + y·sin θ = ρ` in working-copy coordinates (pixel centres at i + ½).
 struct Line {
-    var theta: Double
-    var rho: Double
+    let theta: Double
+    let rho: Double
     var isBorder = false
     var votes: Double = 0
-    /// Position among the candidates, for caching.
-    var id = 0
+    let cosTheta: Double
+    let sinTheta: Double
 
-    var normal: Point { Point(cos(theta), sin(theta)) }
+    init(theta: Double, rho: Double, isBorder: Bool = false, votes: Double = 0) {
+        self.theta = theta
+        self.rho = rho
+        self.isBorder = isBorder
+        self.votes = votes
+        cosTheta = cos(theta)
+        sinTheta = sin(theta)
+    }
+
+    var normal: Point { Point(cosTheta, sinTheta) }
 
     func intersection(_ other: Line) -> Point? {
-        let a = cos(theta), b = sin(theta), c = cos(other.theta), d = sin(other.theta)
+        let a = cosTheta, b = sinTheta, c = other.cosTheta, d = other.sinTheta
         let det = a * d - b * c
         guard abs(det) > 1e-6 else { return nil }
         return Point((rho * d - b * other.rho) / det, (a * other.rho - rho * c) / det)
     }
-}
-
-/// Identifies a side: a candidate line cut by two candidate lines of the other orientation.
-struct SideKey: Hashable {
-    var line: Int
-    var cutA: Int
-    var cutB: Int
-    /// Bottom and right sides run the other way, so "inside" is on the other side of the line.
-    var reversed: Bool
-    var polarity = 1.0
 }
 
 struct ScoredQuad {
@@ -276,56 +275,74 @@ struct GradientField {
         horizontal.append(Line(theta: .pi / 2, rho: h - 0.5, isBorder: true))
         vertical.append(Line(theta: 0, rho: 0.5, isBorder: true))
         vertical.append(Line(theta: 0, rho: w - 0.5, isBorder: true))
-        for i in horizontal.indices { horizontal[i].id = i }
-        for i in vertical.indices { vertical[i].id = 1000 + i }
 
         let imageArea = w * h
-        // A side is one line cut by two others; many quads share it, so its support is cached.
-        var cache: [SideKey: Double] = [:]
-        var best: (score: Double, quad: Quad, sides: [Line], polarity: Double)?
-        for a in 0..<horizontal.count {
-            for b in (a + 1)..<horizontal.count {
-                for c in 0..<vertical.count {
-                    for d in (c + 1)..<vertical.count {
-                        guard let (quad, sides) = assemble(horizontal[a], horizontal[b], vertical[c], vertical[d]) else { continue }
+        let nh = horizontal.count, nv = vertical.count
+        // Everything that depends on one line or one pair is computed once: the corners (each
+        // horizontal cut by each vertical) and where each line crosses the middle, for order.
+        var corners = [Point?](repeating: nil, count: nh * nv)
+        for a in 0..<nh { for c in 0..<nv { corners[a * nv + c] = horizontal[a].intersection(vertical[c]) } }
+        let midX = w / 2, midY = h / 2
+        let yMid = horizontal.map { ($0.rho - midX * $0.cosTheta) / max($0.sinTheta, 1e-6) }
+        let xMid = vertical.map { ($0.rho - midY * $0.sinTheta) / (abs($0.cosTheta) > 1e-6 ? $0.cosTheta : 1e-6) }
+        // A side is one line cut by two of the other orientation, run one way or the other;
+        // many quads share it, so its support is cached (NaN: not yet computed).
+        var horizontalSides = [Double](repeating: .nan, count: nh * nv * nv * 2)
+        var verticalSides = [Double](repeating: .nan, count: nv * nh * nh * 2)
+        func side(_ line: Line, _ from: Point, _ to: Point, _ cache: inout [Double], _ key: Int) -> Double {
+            if line.isBorder { return Self.borderSupport }
+            let cached = cache[key]
+            if !cached.isNaN { return cached }
+            // A page edge is a step: the paper a few pixels inside is brighter than what lies a
+            // few pixels outside. A ruled line or a table border is dark on white on both sides
+            // and gets no support, however straight it is.
+            let value = stepContrast(from, to) >= Self.minimumStep ? support(from, to, polarity: 1) : 0
+            cache[key] = value
+            return value
+        }
+
+        var best: (score: Double, quad: Quad, sides: [Line])?
+        for a in 0..<nh {
+            for b in (a + 1)..<nh {
+                let (top, bottom) = yMid[a] < yMid[b] ? (a, b) : (b, a)
+                for c in 0..<nv {
+                    for d in (c + 1)..<nv {
+                        let (left, right) = xMid[c] < xMid[d] ? (c, d) : (d, c)
+                        guard let tl = corners[top * nv + left], let tr = corners[top * nv + right],
+                              let br = corners[bottom * nv + right], let bl = corners[bottom * nv + left] else { continue }
+                        let quad = Quad(topLeft: tl, topRight: tr, bottomRight: br, bottomLeft: bl)
                         let area = quad.area / imageArea
                         guard area >= minimumAreaFraction, area <= 1.02, quad.isConvex, inBounds(quad) else { continue }
                         // A quad leaning on more than one side of the frame would crop the
                         // image with little evidence; the whole frame means "flat scan".
                         let borders = [horizontal[a], horizontal[b], vertical[c], vertical[d]].filter(\.isBorder).count
                         guard borders <= 1 || borders == 4 else { continue }
-                        // sides: top, right, bottom, left; each cut by its two neighbours.
-                        let keys = (0..<4).map { i in
-                            SideKey(line: sides[i].id, cutA: min(sides[(i + 1) % 4].id, sides[(i + 3) % 4].id),
-                                    cutB: max(sides[(i + 1) % 4].id, sides[(i + 3) % 4].id), reversed: i >= 2)
+                        // Sides run clockwise (top, right, bottom, left), so "inside" is on the
+                        // normal's side; bottom and left run against their cache key's order.
+                        let supports = [
+                            side(horizontal[top], tl, tr, &horizontalSides, ((top * nv + c) * nv + d) * 2),
+                            side(vertical[right], tr, br, &verticalSides, ((right * nh + a) * nh + b) * 2),
+                            side(horizontal[bottom], br, bl, &horizontalSides, ((bottom * nv + c) * nv + d) * 2 + 1),
+                            side(vertical[left], bl, tl, &verticalSides, ((left * nh + a) * nh + b) * 2 + 1),
+                        ]
+                        let mean = supports.reduce(0, +) / 4
+                        let minimum = supports.min() ?? 0
+                        let score = 0.55 * mean + 0.3 * minimum + 0.15 * area
+                        if score > (best?.score ?? -1) {
+                            best = (score, quad, [horizontal[top], vertical[right], horizontal[bottom], vertical[left]])
                         }
-                        let (score, polarity) = self.score(quad, sides: sides, keys: keys, cache: &cache, areaFraction: area)
-                        if score > (best?.score ?? -1) { best = (score, quad, sides, polarity) }
                     }
                 }
             }
         }
         guard let best else { return nil }
         let isFrame = best.sides.allSatisfy(\.isBorder)
-        let refined = isFrame ? best.quad : refine(best.quad, sides: best.sides, polarity: best.polarity)
+        let refined = isFrame ? best.quad : refine(best.quad, sides: best.sides, polarity: 1)
         let supports = sidesOf(refined).enumerated().map {
-            best.sides[$0.offset].isBorder ? Self.borderSupport : support($0.element.0, $0.element.1, polarity: best.polarity)
+            best.sides[$0.offset].isBorder ? Self.borderSupport : support($0.element.0, $0.element.1, polarity: 1)
         }
         let confidence = supports.reduce(0, +) / 4 * 0.5 + (supports.min() ?? 0) * 0.5
         return ScoredQuad(quad: refined, confidence: min(1, confidence / 0.8), isFrame: isFrame)
-    }
-
-    /// Orders two horizontal and two vertical lines into a TL, TR, BR, BL quad.
-    func assemble(_ h1: Line, _ h2: Line, _ v1: Line, _ v2: Line) -> (Quad, [Line])? {
-        let midX = Double(width) / 2, midY = Double(height) / 2
-        func yAt(_ l: Line) -> Double { (l.rho - midX * cos(l.theta)) / max(sin(l.theta), 1e-6) }
-        func xAt(_ l: Line) -> Double { (l.rho - midY * sin(l.theta)) / (abs(cos(l.theta)) > 1e-6 ? cos(l.theta) : 1e-6) }
-        let (top, bottom) = yAt(h1) < yAt(h2) ? (h1, h2) : (h2, h1)
-        let (left, right) = xAt(v1) < xAt(v2) ? (v1, v2) : (v2, v1)
-        guard let tl = top.intersection(left), let tr = top.intersection(right),
-              let br = bottom.intersection(right), let bl = bottom.intersection(left)
-        else { return nil }
-        return (Quad(topLeft: tl, topRight: tr, bottomRight: br, bottomLeft: bl), [top, right, bottom, left])
     }
 
     /// Corners may sit a little outside the frame (a page cut by the photo's edge).
@@ -339,42 +356,9 @@ struct GradientField {
         [(q.topLeft, q.topRight), (q.topRight, q.bottomRight), (q.bottomRight, q.bottomLeft), (q.bottomLeft, q.topLeft)]
     }
 
-    /// Paper is brighter than what it lies on: every side must have brightness rising inwards.
-    /// The other polarity is what a block of text on a white page shows (dark inside, white
-    /// margin outside), and taking it would crop a flat scan to its text.
-    func score(
-        _ q: Quad, sides: [Line], keys: [SideKey], cache: inout [SideKey: Double], areaFraction: Double
-    ) -> (score: Double, polarity: Double) {
-        var best = (score: -1.0, polarity: 1.0)
-        let segments = sidesOf(q)
-        for polarity in [1.0] {
-            var supports: [Double] = []
-            for i in 0..<4 {
-                if sides[i].isBorder {
-                    supports.append(Self.borderSupport)
-                    continue
-                }
-                var key = keys[i]
-                key.polarity = polarity
-                if let cached = cache[key] {
-                    supports.append(cached)
-                } else {
-                    // A page edge is a step: the paper a few pixels inside is brighter than what
-                    // lies a few pixels outside. A ruled line or a table border is dark on white
-                    // on both sides and gets no support, however straight it is.
-                    let step = stepContrast(segments[i].0, segments[i].1)
-                    let value = step * Float(polarity) >= Self.minimumStep ? support(segments[i].0, segments[i].1, polarity: polarity) : 0
-                    cache[key] = value
-                    supports.append(value)
-                }
-            }
-            let mean = supports.reduce(0, +) / 4
-            let minimum = supports.min() ?? 0
-            let score = 0.55 * mean + 0.3 * minimum + 0.15 * areaFraction
-            if score > best.score { best = (score, polarity) }
-        }
-        return best
-    }
+    // Paper is brighter than what it lies on: every side must have brightness rising inwards.
+    // The other polarity is what a block of text on a white page shows (dark inside, white
+    // margin outside), and taking it would crop a flat scan to its text.
 
     /// Grey levels by which the inside of a side must be brighter than its outside.
     static let minimumStep: Float = 10
