@@ -88,6 +88,14 @@ final class PageWorker {
             quad = detection?.quad
         }
         result.timings.detect = clock.lap()
+        // Detection only (no text, no saved pages): the quad is the answer; nothing to warp.
+        if options.skipRecognition && !options.keepCorrectedImages {
+            result.quad = quad
+            result.quadDetected = quad != nil && options.crop == .auto
+            result.pageWidth = page.image.width
+            result.pageHeight = page.image.height
+            return
+        }
         if let quad {
             do throws(ScanCoreError) {
                 // The flattened page is grey in the end, so only one channel is warped.
