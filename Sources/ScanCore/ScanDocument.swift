@@ -3,6 +3,9 @@
 public enum PageStep: Sendable, Equatable, Codable {
     /// Decoded from the source at this size and resolution (pixels per inch, if the file says).
     case decoded(width: Int, height: Int, resolution: Int?)
+    /// Turned upright while decoding, as the file's EXIF orientation (2–8) said. Source pixels
+    /// are the upright image's, as every viewer shows it, so this step maps nothing.
+    case oriented(exif: Int)
     /// Rectified: the page inside `quad` (source pixels) warped to `width`×`height` by
     /// `homography` (source → corrected). `detected` is false for a quad the user gave.
     case perspective(quad: Quad, homography: Homography, width: Int, height: Int, detected: Bool)
@@ -22,12 +25,15 @@ public struct ScanPage: Sendable {
     public let resolution: Int?
     public private(set) var steps: [PageStep]
 
-    public init(source: String, index: Int, image: PixelBuffer, resolution: Int?) {
+    /// `exifOrientation` is the EXIF orientation the decoder already applied to `image`
+    /// (1: none).
+    public init(source: String, index: Int, image: PixelBuffer, resolution: Int?, exifOrientation: Int = 1) {
         self.source = source
         self.index = index
         self.image = image
         self.resolution = resolution
         self.steps = [.decoded(width: image.width, height: image.height, resolution: resolution)]
+        if exifOrientation != 1 { steps.append(.oriented(exif: exifOrientation)) }
     }
 
     /// 1-based page number, as users count.

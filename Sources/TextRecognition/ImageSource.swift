@@ -204,6 +204,13 @@ public final class ImageSource: Sendable {
                 remedy: "re-copy or re-export it")
         }
         try Self.checkSize(width: decoded.width, height: decoded.height, name: name, limits: limits)
+        // Phones store photos sideways and say so in EXIF; pages must be upright to be read.
+        let orientation = format == .jpeg ? ExifOrientation.read(jpeg: bytes) : .upright
+        guard decoded.turnUpright(orientation) else {
+            throw RecognitionError(
+                .corrupt, source: name, "could not be turned upright (EXIF orientation \(orientation.rawValue))",
+                remedy: "re-export it without the orientation tag")
+        }
         let resolution = decoded.resolution
         guard let buffer = decoded.pixelBuffer() else {
             throw RecognitionError(
@@ -213,7 +220,7 @@ public final class ImageSource: Sendable {
         // Phone photos and screenshots often record 72 or 96 ppi, or none; those are not a
         // scan resolution. Only a plausible scan resolution is kept.
         let plausible = (100...2400).contains(resolution) ? resolution : nil
-        return ScanPage(source: name, index: index, image: buffer, resolution: plausible)
+        return ScanPage(source: name, index: index, image: buffer, resolution: plausible, exifOrientation: orientation.rawValue)
     }
 
     /// Whether a JPEG's last bytes hold the end-of-image marker (FF D9). Trailing padding is

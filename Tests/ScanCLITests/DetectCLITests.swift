@@ -67,3 +67,47 @@ import TextRecognition
         #expect(Point(quad[0][0], quad[0][1]).distance(to: corners.topLeft) < 12)
     }
 }
+
+@Suite(.enabled(if: CLI.hasEnglish, "English language data is not installed"))
+struct ExifCLITests {
+    /// clean.png stored a quarter turn counter-clockwise, as a phone stores a portrait shot.
+    static func sideways() throws -> PixelBuffer {
+        let page = try ImageSource.open(path: CLI.sample("clean.png")).page(0).image
+        var pixels = [UInt8](repeating: 0, count: page.pixels.count)
+        // Stored (x, y) is shown at (h − 1 − y, x) after a clockwise quarter turn.
+        for y in 0..<page.width { for x in 0..<page.height { pixels[y * page.height + x] = page.pixels[x * page.width + (page.width - 1 - y)] } }
+        return try PixelBuffer(width: page.height, height: page.width, format: .gray, pixels: pixels)
+    }
+
+    @Test("a JPEG stored sideways with EXIF orientation 6 is read upright; its corners are in upright pixels")
+    func orientation() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let jpeg = try #require(JPEGEncoder.encode(try Self.sideways(), quality: 92))
+        let untagged = dir.appendingPathComponent("untagged.jpg"), tagged = dir.appendingPathComponent("tagged.jpg")
+        try jpeg.write(to: untagged)
+        try ExifTag.orientation(jpeg, 6).write(to: tagged)
+        let truth = try String(contentsOfFile: CLI.sample("clean.txt"), encoding: .utf8)
+
+        let upright = try CLI.run([tagged.path])
+        #expect(upright.status == 0)
+        #expect(TextScore.cer(upright.stdout, truth) < 0.03)
+        // Without the tag the same pixels read as nothing useful: the tag is what made it work.
+        let raw = try CLI.run([untagged.path])
+        #expect(TextScore.cer(raw.stdout, truth) > 0.5)
+
+        let detect = try CLI.run(["detect", "--format", "jsonl", tagged.path])
+        let record = try #require(JSONSerialization.jsonObject(with: Data(detect.stdout.utf8)) as? [String: Any])
+        #expect(record["width"] as? Int == 1200 && record["height"] as? Int == 900)
+    }
+}
+
+/// Inserts an EXIF block holding one orientation tag (little-endian TIFF) after SOI.
+enum ExifTag {
+    static func orientation(_ jpeg: Data, _ value: UInt8) -> Data {
+        let tiff: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, value, 0, 0, 0, 0, 0, 0, 0]
+        let body: [UInt8] = Array("Exif".utf8) + [0, 0] + tiff
+        let length = body.count + 2
+        return Data(jpeg.prefix(2)) + Data([0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 255)] + body) + Data(jpeg.dropFirst(2))
+    }
+}

@@ -85,3 +85,64 @@ enum ScanCoreBuffer {
         return try PixelBuffer(width: w, height: h, format: .gray, pixels: px)
     }
 }
+
+/// A JPEG with an EXIF block holding only an orientation tag, inserted after SOI.
+enum ExifFixture {
+    static func tagged(_ jpeg: Data, orientation: UInt16, bigEndian: Bool = false) -> Data {
+        func u16(_ v: UInt16) -> [UInt8] { bigEndian ? [UInt8(v >> 8), UInt8(v & 255)] : [UInt8(v & 255), UInt8(v >> 8)] }
+        func u32(_ v: UInt32) -> [UInt8] { bigEndian ? u16(UInt16(v >> 16)) + u16(UInt16(v & 0xFFFF)) : u16(UInt16(v & 0xFFFF)) + u16(UInt16(v >> 16)) }
+        var tiff: [UInt8] = bigEndian ? [0x4D, 0x4D] : [0x49, 0x49]
+        tiff += u16(42) + u32(8)
+        // IFD0: one entry (another tag first, so the parser has to walk), then no next IFD.
+        tiff += u16(2)
+        tiff += u16(0x010F) + u16(2) + u32(4) + [0x41, 0x43, 0x4D, 0]  // Make = "ACM"
+        tiff += u16(0x0112) + u16(3) + u32(1) + u16(orientation) + [0, 0]
+        tiff += u32(0)
+        let body: [UInt8] = Array("Exif".utf8) + [0, 0] + tiff
+        let length = UInt16(body.count + 2)
+        let segment: [UInt8] = [0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 255)] + body
+        return Data(jpeg.prefix(2)) + Data(segment) + Data(jpeg.dropFirst(2))
+    }
+}
+
+@Suite struct ExifOrientationTests {
+    @Test("reads the tag in either byte order, and none when absent or broken")
+    func parse() throws {
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("noisy.jpg")))
+        #expect(ExifOrientation.read(jpeg: jpeg) == .upright)
+        for o in 1...8 {
+            #expect(ExifOrientation.read(jpeg: ExifFixture.tagged(jpeg, orientation: UInt16(o))).rawValue == o)
+            #expect(ExifOrientation.read(jpeg: ExifFixture.tagged(jpeg, orientation: UInt16(o), bigEndian: true)).rawValue == o)
+        }
+        #expect(ExifOrientation.read(jpeg: ExifFixture.tagged(jpeg, orientation: 9)) == .upright)
+        // Cut inside the EXIF block: no crash, no orientation.
+        #expect(ExifOrientation.read(jpeg: ExifFixture.tagged(jpeg, orientation: 6).prefix(40)) == .upright)
+        #expect(ExifOrientation.read(jpeg: Data([0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xFF])) == .upright)
+    }
+
+    @Test("a tagged JPEG decodes upright: each pixel where the orientation puts it", arguments: [2, 3, 6, 8])
+    func decode(_ orientation: Int) throws {
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("noisy.jpg")))
+        let plain = try ImageSource(name: "plain.jpg", data: jpeg).page(0, luminanceOnly: true).image
+        let page = try ImageSource(name: "tagged.jpg", data: ExifFixture.tagged(jpeg, orientation: UInt16(orientation)))
+            .page(0, luminanceOnly: true)
+        let turned = page.image
+        #expect(page.steps.contains(.oriented(exif: orientation)))
+        let (w, h) = (plain.width, plain.height)
+        // Where stored pixel (x, y) is shown.
+        func shown(_ x: Int, _ y: Int) -> (Int, Int) {
+            switch orientation {
+            case 2: (w - 1 - x, y)
+            case 3: (w - 1 - x, h - 1 - y)
+            case 6: (h - 1 - y, x)
+            default: (y, w - 1 - x)  // 8
+            }
+        }
+        let quarter = orientation == 6 || orientation == 8
+        #expect(turned.width == (quarter ? h : w) && turned.height == (quarter ? w : h))
+        for (x, y) in [(0, 0), (17, 5), (w - 1, 3), (400, h - 1), (w / 2, h / 2), (1001, 777)] {
+            let (sx, sy) = shown(x, y)
+            #expect(turned.pixels[sy * turned.width + sx] == plain.pixels[y * w + x], "(\(x), \(y)) → (\(sx), \(sy))")
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+
+/// The EXIF orientation a JPEG records: how to turn the stored pixels to show them upright.
+/// Phones store the sensor's pixels and set this tag instead of rotating them, so a portrait
+/// photo of a page is stored sideways; Leptonica decodes the stored pixels and ignores the tag.
+///
+/// Only the one tag is read (IFD0, 0x0112), with every offset checked against the data, so a
+/// broken or hostile EXIF block yields `.upright` rather than a crash.
+public enum ExifOrientation: Int, Sendable {
+    case upright = 1
+    case mirrored = 2
+    case rotated180 = 3
+    case flipped = 4
+    case transposed = 5
+    case rotated90 = 6  // turn 90° clockwise to show
+    case transverse = 7
+    case rotated270 = 8  // turn 90° counter-clockwise to show
+
+    /// The orientation in a JPEG's first EXIF block, or `.upright` when there is none.
+    public static func read(jpeg bytes: Data) -> ExifOrientation {
+        bytes.withUnsafeBytes { raw in read(jpeg: raw) }
+    }
+
+    static func read(jpeg b: UnsafeRawBufferPointer) -> ExifOrientation {
+        guard b.count >= 4, b[0] == 0xFF, b[1] == 0xD8 else { return .upright }
+        var i = 2
+        while i + 4 <= b.count {
+            guard b[i] == 0xFF else { return .upright }
+            let marker = b[i + 1]
+            if marker == 0xFF { i += 1; continue }  // fill byte
+            // Start of scan or end of image: no more metadata segments.
+            if marker == 0xDA || marker == 0xD9 { return .upright }
+            let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
+            guard length >= 2, i + 2 + length <= b.count else { return .upright }
+            let body = i + 4, end = i + 2 + length
+            if marker == 0xE1, end - body >= 14,
+               Array(b[body..<(body + 6)]) == [0x45, 0x78, 0x69, 0x66, 0, 0] {  // "Exif\0\0"
+                return tiffOrientation(b, start: body + 6, end: end) ?? .upright
+            }
+            i = end
+        }
+        return .upright
+    }
+
+    /// Reads tag 0x0112 from IFD0 of the TIFF structure in `b[start..<end]`.
+    private static func tiffOrientation(_ b: UnsafeRawBufferPointer, start: Int, end: Int) -> ExifOrientation? {
+        guard end - start >= 8 else { return nil }
+        let little: Bool
+        switch (b[start], b[start + 1]) {
+        case (0x49, 0x49): little = true  // "II"
+        case (0x4D, 0x4D): little = false  // "MM"
+        default: return nil
+        }
+        func u16(_ at: Int) -> Int? {
+            guard at >= start, at + 2 <= end else { return nil }
+            return little ? Int(b[at]) | Int(b[at + 1]) << 8 : Int(b[at]) << 8 | Int(b[at + 1])
+        }
+        func u32(_ at: Int) -> Int? {
+            guard let lo = u16(little ? at : at + 2), let hi = u16(little ? at + 2 : at) else { return nil }
+            return hi << 16 | lo
+        }
+        guard u16(start + 2) == 42, let ifd = u32(start + 4), let count = u16(start + ifd) else { return nil }
+        for entry in 0..<min(count, 512) {
+            let at = start + ifd + 2 + entry * 12
+            guard let tag = u16(at) else { return nil }
+            // SHORT (type 3), one value, held in the first two bytes of the value field.
+            if tag == 0x0112, u16(at + 2) == 3, let value = u16(at + 8) {
+                return ExifOrientation(rawValue: value)
+            }
+        }
+        return nil
+    }
+}
