@@ -59,3 +59,18 @@ struct EngineTests {
         }
     }
 }
+
+@Suite(.enabled(if: Fixtures.hasCorpus, "../shared/corpus is not present"))
+struct FlatScanCorpusTests {
+    @Test("no flat scan in the corpus (receipts, pages) is cropped", arguments: ["receipts", "pages"])
+    func flatScansPassThrough(_ set: String) throws {
+        let folder = Fixtures.corpus + "/\(set)/images"
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        #expect(files.count >= 10)
+        let detector = PageDetector()
+        for name in files {
+            let page = try ImageSource.open(path: folder + "/" + name).page(0, luminanceOnly: true)
+            #expect(detector.detect(in: page.image) == nil, "\(set)/\(name) was given a page outline")
+        }
+    }
+}
