@@ -112,9 +112,9 @@ final class TesseractEngine {
                 remedy: "reinstall the tesseract-ocr-LANG packages, or pass --tessdata DIR")
         }
         _ = TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
-        if let psm = configuration.pageSegmentationMode {
-            TessBaseAPISetPageSegMode(handle, TessPageSegMode(UInt32(psm)))
-        }
+        // The API's own default is a single block of text (6), which reads columns and tables
+        // as one run of lines; the tesseract CLI, and scantext, default to automatic layout (3).
+        TessBaseAPISetPageSegMode(handle, TessPageSegMode(UInt32(configuration.pageSegmentationMode ?? 3)))
         self.handle = handle
         self.configuration = configuration
     }
