@@ -299,7 +299,7 @@ struct GradientField {
             // A page edge is a step: the paper a few pixels inside is brighter than what lies a
             // few pixels outside. A ruled line or a table border is dark on white on both sides
             // and gets no support, however straight it is.
-            let value = stepContrast(from, to).mean >= Self.minimumStep ? support(from, to, polarity: 1) : 0
+            let value = stepContrast(from, to, paper: false).mean >= Self.minimumStep ? support(from, to, polarity: 1) : 0
             cache[key] = value
             return value
         }
@@ -385,14 +385,18 @@ struct GradientField {
     /// Brightness 3–7 px inside a side against 3–7 px outside, over its middle 80 %: the
     /// difference of the means, and of the 90th percentiles (paper against the brightest of
     /// the outside).
-    func stepContrast(_ a: Point, _ b: Point) -> (mean: Float, paper: Float) {
+    /// `paper: false` skips the percentiles (the search calls this for thousands of sides).
+    func stepContrast(_ a: Point, _ b: Point, paper: Bool = true) -> (mean: Float, paper: Float) {
         let length = a.distance(to: b)
         guard length >= 4 else { return (0, 0) }
         let dx = (b.x - a.x) / length, dy = (b.y - a.y) / length
         let nx = -dy, ny = dx
         var inside: [Float] = [], outside: [Float] = []
-        inside.reserveCapacity(120)
-        outside.reserveCapacity(120)
+        var insideSum: Float = 0, outsideSum: Float = 0, count: Float = 0
+        if paper {
+            inside.reserveCapacity(120)
+            outside.reserveCapacity(120)
+        }
         let samples = 24
         for k in 0..<samples {
             let t = length * (0.1 + 0.8 * Double(k) / Double(samples - 1))
@@ -401,13 +405,19 @@ struct GradientField {
                 let xi = Int((px + nx * o).rounded(.down)), yi = Int((py + ny * o).rounded(.down))
                 let xo = Int((px - nx * o).rounded(.down)), yo = Int((py - ny * o).rounded(.down))
                 guard xi >= 0, yi >= 0, xi < width, yi < height, xo >= 0, yo >= 0, xo < width, yo < height else { continue }
-                inside.append(luma[yi * width + xi])
-                outside.append(luma[yo * width + xo])
+                let i = luma[yi * width + xi], o = luma[yo * width + xo]
+                insideSum += i
+                outsideSum += o
+                count += 1
+                if paper {
+                    inside.append(i)
+                    outside.append(o)
+                }
             }
         }
-        guard !inside.isEmpty else { return (0, 0) }
-        let n = Float(inside.count)
-        let mean = (inside.reduce(0, +) - outside.reduce(0, +)) / n
+        guard count > 0 else { return (0, 0) }
+        let mean = (insideSum - outsideSum) / count
+        guard paper else { return (mean, 0) }
         inside.sort()
         outside.sort()
         let p90 = min(inside.count - 1, inside.count * 9 / 10)
