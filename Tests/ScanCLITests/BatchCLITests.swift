@@ -36,6 +36,20 @@ func mixedTree(_ root: URL, count: Int) throws {
     })
 }
 
+/// Once a file matching `wanted` appears below `directory` (or after a minute), sends `signals`
+/// to `pid`, 50 ms apart, from a background thread.
+func signalOnFirstFile(in directory: URL, pid: Int32, signals: [Int32], poll microseconds: UInt32,
+                       _ wanted: @escaping @Sendable (String) -> Bool) {
+    Thread {
+        let deadline = Date(timeIntervalSinceNow: 60)
+        while Date() < deadline && !listTree(directory).keys.contains(where: wanted) { usleep(microseconds) }
+        for (i, sig) in signals.enumerated() {
+            if i > 0 { usleep(50_000) }
+            kill(pid, sig)
+        }
+    }.start()
+}
+
 @Suite(.enabled(if: CLI.hasEnglish, "English language data is not installed"))
 struct BatchCLITests {
     @Test("a tree: mirrored outputs, bad files reported and logged, exit 1, nothing partial; a rerun with --skip-existing recognises 0 pages")
@@ -135,13 +149,9 @@ struct BatchCLITests {
         #expect(reference.count == 32)
 
         let out = dir.appendingPathComponent("out")
+        // As soon as the first output lands, press Ctrl-C.
         let interrupted = try CLI.run(["-r", input.path, "-o", out.path, "--jobs", "2"], onStart: { pid in
-            Thread {
-                // As soon as the first output lands, press Ctrl-C.
-                let deadline = Date(timeIntervalSinceNow: 60)
-                while Date() < deadline && listTree(out).filter({ $0.key.hasSuffix(".txt") }).isEmpty { usleep(10_000) }
-                kill(pid, SIGINT)
-            }.start()
+            signalOnFirstFile(in: out, pid: pid, signals: [SIGINT], poll: 10_000) { $0.hasSuffix(".txt") }
         })
         #expect(interrupted.status == 130, "\(interrupted.stderr)")
         #expect(interrupted.stderr.contains("scantext: interrupted: "))
@@ -165,13 +175,7 @@ struct BatchCLITests {
         let out = dir.appendingPathComponent("out")
         let started = Date()
         let r = try CLI.run(["-r", input.path, "-o", out.path, "--jobs", "2"], onStart: { pid in
-            Thread {
-                let deadline = Date(timeIntervalSinceNow: 60)
-                while Date() < deadline && listTree(out).isEmpty { usleep(5_000) }
-                kill(pid, SIGINT)
-                usleep(50_000)
-                kill(pid, SIGTERM)
-            }.start()
+            signalOnFirstFile(in: out, pid: pid, signals: [SIGINT, SIGTERM], poll: 5_000) { _ in true }
         })
         #expect(r.status == 130)
         #expect(r.stderr.contains("interrupted again; stopped at once"))
