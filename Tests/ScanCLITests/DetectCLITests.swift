@@ -86,7 +86,7 @@ struct ExifCLITests {
         let jpeg = try #require(JPEGEncoder.encode(try Self.sideways(), quality: 92))
         let untagged = dir.appendingPathComponent("untagged.jpg"), tagged = dir.appendingPathComponent("tagged.jpg")
         try jpeg.write(to: untagged)
-        try ExifTag.orientation(jpeg, 6).write(to: tagged)
+        try ExifFixture.tagged(jpeg, orientation: 6).write(to: tagged)
         let truth = try String(contentsOfFile: CLI.sample("clean.txt"), encoding: .utf8)
 
         let upright = try CLI.run([tagged.path])
@@ -99,15 +99,5 @@ struct ExifCLITests {
         let detect = try CLI.run(["detect", "--format", "jsonl", tagged.path])
         let record = try #require(JSONSerialization.jsonObject(with: Data(detect.stdout.utf8)) as? [String: Any])
         #expect(record["width"] as? Int == 1200 && record["height"] as? Int == 900)
-    }
-}
-
-/// Inserts an EXIF block holding one orientation tag (little-endian TIFF) after SOI.
-enum ExifTag {
-    static func orientation(_ jpeg: Data, _ value: UInt8) -> Data {
-        let tiff: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, value, 0, 0, 0, 0, 0, 0, 0]
-        let body: [UInt8] = Array("Exif".utf8) + [0, 0] + tiff
-        let length = body.count + 2
-        return Data(jpeg.prefix(2)) + Data([0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 255)] + body) + Data(jpeg.dropFirst(2))
     }
 }
