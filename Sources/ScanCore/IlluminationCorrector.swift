@@ -78,20 +78,16 @@ public struct IlluminationCorrector: Sendable {
     static func fillRow(_ row: UnsafeMutableBufferPointer<UInt32>, cells: [Float], cellSize c: Int) {
         let w = row.count
         func fixed(_ g: Float) -> Int32 { Int32(Swift.min(g, 255) * 65536) }
-        var x = 0
         // Before the first centre.
-        let firstCentre = Swift.min(c / 2, w)
-        let g0 = UInt32(fixed(cells[0]) >> 8)
-        while x < firstCentre { row[x] = g0; x += 1 }
-        for i in 0..<(cells.count - 1) {
-            let end = Swift.min((i + 1) * c + c / 2, w)
-            guard x < end else { break }
-            let a = fixed(cells[i]), b = fixed(cells[i + 1])
-            let step = (b - a) / Int32(c)
-            // Offset of x from centre i, so every pixel gets a + k·step (vectorisable).
-            let start = x - (i * c + c / 2)
-            for k in start..<(start + end - x) {
-                row[x + k - start] = UInt32(truncatingIfNeeded: (a &+ Int32(k) &* step) &>> 8)
+        var x = Swift.min(c / 2, w)
+        let first = UInt32(fixed(cells[0]) >> 8)
+        for i in 0..<x { row[i] = first }
+        for i in 0..<(cells.count - 1) where x < w {
+            let centre = i * c + c / 2, end = Swift.min(centre + c, w)
+            let a = fixed(cells[i]), step = (fixed(cells[i + 1]) - a) / Int32(c)
+            // a + k·step for each pixel k past the centre: no carried sum, so it vectorises.
+            for k in (x - centre)..<(end - centre) {
+                row[centre + k] = UInt32(truncatingIfNeeded: (a &+ Int32(truncatingIfNeeded: k) &* step) &>> 8)
             }
             x = end
         }
