@@ -111,7 +111,7 @@ struct RecognizeCommand: ParsableCommand {
         var excluded: Set<FileIdentity> = []
         if let savePages {
             try PageSaver.prepare(directory: savePages)
-            FileIdentity(path: savePages).map { _ = excluded.insert($0) }
+            if let id = FileIdentity(path: savePages) { excluded.insert(id) }
         }
         var layout: OutputLayout?
         if let outputDir = batch.outputDir, let outputFormat {
@@ -121,7 +121,7 @@ struct RecognizeCommand: ParsableCommand {
                 Diagnostics.error("\(outputDir): cannot create the --output-dir directory; check the path and permissions")
                 throw ExitCode(ExitStatus.setupFailed)
             }
-            FileIdentity(path: outputDir).map { _ = excluded.insert($0) }
+            if let id = FileIdentity(path: outputDir) { excluded.insert(id) }
             layout = OutputLayout(directory: outputDir, fileExtension: outputFormat.fileExtension)
         }
         let errorLog: ErrorLog?

@@ -59,6 +59,7 @@ final class OutputTreeSink: PageSink {
         var renderer: PageRenderer
     }
     private let current = Mutex<Open?>(nil)
+    private let lastDirectory = Mutex<String?>(nil)
 
     init(layout: OutputLayout, format: OutputFormat) {
         self.layout = layout
@@ -70,10 +71,14 @@ final class OutputTreeSink: PageSink {
     func begin(_ input: BatchInput) throws(CLIError) {
         let destination = layout.destination(for: input)
         let directory = (destination as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw CLIError("\(input.path): cannot create the output directory \(directory); check the permissions of --output-dir")
+        // Inputs come folder by folder, so one directory check per folder, not per input.
+        if lastDirectory.withLock({ $0 }) != directory {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw CLIError("\(input.path): cannot create the output directory \(directory); check the permissions of --output-dir")
+            }
+            lastDirectory.withLock { $0 = directory }
         }
         let format = self.format
         try current.withLock { (open: inout Open?) throws(CLIError) in

@@ -163,9 +163,9 @@ final class RunSession: Sendable, BatchPlanObserver {
 
     private func deliver(_ page: RecognizedPage) {
         let sink = configuration.sink
+        // Every input is registered as the feeder takes it; the fallback only guards the lookup.
         let input = inputs.withLock { $0[page.inputIndex] }
-            ?? BatchInput(path: page.source, relativePath: InputWalker.name(of: page.source),
-                          outputStem: InputWalker.stem(of: InputWalker.name(of: page.source)), modified: nil)
+            ?? InputWalker.file(path: page.source, relative: InputWalker.name(of: page.source), keepExtension: false, modified: nil)
         var d = delivery.withLock { $0 }
         if d.inputIndex != page.inputIndex || !d.open {
             d = Delivery(inputIndex: page.inputIndex, open: true)
