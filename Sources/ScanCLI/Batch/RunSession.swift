@@ -104,16 +104,21 @@ final class RunSession: Sendable, BatchPlanObserver {
         progress.clear()
         let outcome = Outcome(counts: snapshot, interrupted: interruptedAt != nil, outputClosed: sink.outputClosed,
                               elapsed: Self.now() - started)
-        if configuration.summary || outcome.interrupted { Diagnostics.note(Self.summary(outcome)) }
+        if configuration.summary || outcome.interrupted {
+            Diagnostics.note(Self.summary(outcome, resumable: sink is OutputTreeSink))
+        }
         return outcome
     }
 
     /// `40 done, 3 skipped, 2 failed; 57 pages in 23.4 s (2.44 pages/s)`
-    static func summary(_ o: Outcome) -> String {
+    /// `resumable`: outputs go to files, so `--skip-existing` can finish the job.
+    static func summary(_ o: Outcome, resumable: Bool = false) -> String {
         let c = o.counts
         var line = o.interrupted ? "interrupted: " : ""
         line += "\(c.done) done, \(c.skipped) skipped, \(c.failed) failed"
-        if c.unfinished > 0 { line += ", \(c.unfinished) unfinished (not written; run again with --skip-existing)" }
+        if c.unfinished > 0 {
+            line += ", \(c.unfinished) unfinished" + (resumable ? " (not written; run again with --skip-existing)" : "")
+        }
         let rate = o.elapsed > 0 ? Double(c.pages) / o.elapsed : 0
         let time = o.elapsed < 60 ? String(format: "%.1f s", o.elapsed) : ProgressReporter.duration(o.elapsed)
         line += "; \(c.pages) page\(c.pages == 1 ? "" : "s") in \(time) (\(String(format: "%.2f", rate)) pages/s)"
