@@ -17,10 +17,13 @@ public struct PageDetection: Sendable, Equatable {
 /// 2. an orientation-restricted Hough transform: each edge pixel votes only for lines
 ///    perpendicular to its gradient, which keeps peaks sharp;
 /// 3. every pair of roughly horizontal and pair of roughly vertical candidate lines (the image
-///    borders included, for pages cut by the frame) forms a quad, scored by how much of each
-///    side is backed by an edge pointing across that side, so clutter and text lines inside the
-///    page lose to the long continuous outline, and an occluding hand costs only part of a side;
-/// 4. the winning sides are refined by a weighted least-squares fit to their edge pixels.
+///    borders included, for pages cut by the frame) forms a quad, scored by the length of its
+///    outline backed by an edge pointing across it less the length that is not, so clutter and
+///    text lines inside the page lose to the long continuous outline, a fold loses to the
+///    whole page, and an occluding hand costs only part of a side;
+/// 4. the best-scored quads are refined by a weighted least-squares fit to their edge pixels
+///    and checked for paper (brighter inside each side and in the middle than outside); the
+///    first that passes wins.
 ///
 /// It returns nil for flat scans (the best outline is the image frame itself) and whenever the
 /// best outline is not convincing: a wrong crop is worse than none.
@@ -46,13 +49,6 @@ public struct PageDetector: Sendable {
         let field = GradientField(small)
         guard let best = field.bestQuad(minimumAreaFraction: minimumAreaFraction) else { return nil }
         guard !best.isFrame, best.confidence >= minimumConfidence else { return nil }
-        // An outline whose sides all run within a degree and a half of the image axes is a
-        // flat scan's border, a receipt's ruled box or a table: rectifying it gains nothing a
-        // scan needs and risks cutting text, so the page passes through untouched.
-        // Three such sides out of four is the same thing with one side drawn to a stray line
-        // (a receipt's table box closed by a slanted stroke): a photographed page seldom has
-        // three sides square to the frame and the fourth askew.
-        guard Self.axisAlignedSides(best.quad, toleranceDegrees: 1.5) < 3 else { return nil }
         // Working-copy coordinates → source pixels (pixel-corner convention on both sides).
         let sx = Double(image.width) / Double(small.width), sy = Double(image.height) / Double(small.height)
         let quad = Quad(
@@ -61,19 +57,6 @@ public struct PageDetector: Sendable {
             bottomRight: Point(best.quad.bottomRight.x * sx, best.quad.bottomRight.y * sy),
             bottomLeft: Point(best.quad.bottomLeft.x * sx, best.quad.bottomLeft.y * sy))
         return PageDetection(quad: quad, confidence: best.confidence)
-    }
-}
-
-extension PageDetector {
-    /// How many of the quad's sides run within `toleranceDegrees` of the image axes.
-    static func axisAlignedSides(_ q: Quad, toleranceDegrees: Double) -> Int {
-        let c = q.corners
-        return (0..<4).filter { i in
-            let d = c[(i + 1) % 4] - c[i]
-            let angle = abs(atan2(d.y, d.x)) * 180 / .pi  // 0…180
-            let offAxis = min(angle.truncatingRemainder(dividingBy: 90), 90 - angle.truncatingRemainder(dividingBy: 90))
-            return offAxis <= toleranceDegrees
-        }.count
     }
 }
 
@@ -304,7 +287,8 @@ struct GradientField {
             return value
         }
 
-        var best: (score: Double, quad: Quad, sides: [Line])?
+        let perimeter = 2 * (w + h)
+        var ranked: [Candidate] = []
         for a in 0..<nh {
             for b in (a + 1)..<nh {
                 let (top, bottom) = yMid[a] < yMid[b] ? (a, b) : (b, a)
@@ -328,32 +312,109 @@ struct GradientField {
                             side(horizontal[bottom], br, bl, &horizontalSides, ((bottom * nv + c) * nv + d) * 2 + 1),
                             side(vertical[left], bl, tl, &verticalSides, ((left * nh + a) * nh + b) * 2 + 1),
                         ]
-                        let mean = supports.reduce(0, +) / 4
-                        let minimum = supports.min() ?? 0
-                        let score = 0.55 * mean + 0.3 * minimum + 0.15 * area
-                        if score > (best?.score ?? -1) {
-                            best = (score, quad, [horizontal[top], vertical[right], horizontal[bottom], vertical[left]])
+                        let lengths = [tl.distance(to: tr), tr.distance(to: br), br.distance(to: bl), bl.distance(to: tl)]
+                        let score = Self.score(supports: supports, lengths: lengths, perimeter: perimeter)
+                        if ranked.count < Self.rankedCandidates || score > ranked[ranked.count - 1].score {
+                            let entry = Candidate(score: score, quad: quad, sides: [horizontal[top], vertical[right], horizontal[bottom], vertical[left]])
+                            let at = ranked.firstIndex { $0.score < score } ?? ranked.count
+                            ranked.insert(entry, at: at)
+                            if ranked.count > Self.rankedCandidates { ranked.removeLast() }
                         }
                     }
                 }
             }
         }
-        guard let best else { return nil }
-        let isFrame = best.sides.allSatisfy(\.isBorder)
-        let refined = isFrame ? best.quad : refine(best.quad, sides: best.sides, polarity: 1)
+        // The best-scored outline that also looks like paper wins; when none does, nothing is
+        // cropped.
+        for candidate in ranked {
+            if let found = verified(candidate) { return found }
+        }
+        return nil
+    }
+
+    struct Candidate {
+        var score: Double
+        var quad: Quad
+        var sides: [Line]
+    }
+
+    /// How many of the best-scored outlines are checked for paper before giving up.
+    static let rankedCandidates = 6
+
+    /// Edge-backed length of the outline less its unbacked length, over the image perimeter.
+    /// Counting length, not each side's backed share, lets a whole page beat the half below a
+    /// fold: the crease is a straight step backed end to end, but the page's own outline is
+    /// longer. An unbacked stretch costs as much as a backed one gains, so a large outline
+    /// drawn through clutter still loses, and so does one leaning on the frame where the page
+    /// itself is in view.
+    static func score(supports: [Double], lengths: [Double], perimeter: Double) -> Double {
+        var balance = 0.0
+        for i in 0..<4 { balance += (2 * supports[i] - 1) * lengths[i] }
+        return balance / perimeter
+    }
+
+    /// Refines a candidate and applies the checks that are too costly for the search; nil
+    /// when it fails them.
+    func verified(_ candidate: Candidate) -> ScoredQuad? {
+        let isFrame = candidate.sides.allSatisfy(\.isBorder)
+        if isFrame { return ScoredQuad(quad: candidate.quad, confidence: 1, isFrame: true) }
+        let refined = refine(candidate.quad, sides: candidate.sides, polarity: 1)
         // The winner's sides must each have paper inside and something darker than paper
         // outside; a region of a flat scan bounded by text or rules has the same paper on both.
         let paperless = sidesOf(refined).enumerated().filter { i, side in
-            !best.sides[i].isBorder && stepContrast(side.0, side.1).paper < Self.minimumPaperStep
+            !candidate.sides[i].isBorder && stepContrast(side.0, side.1).paper < Self.minimumPaperStep
         }
         // Leaning on the frame, a quad has less evidence, and every other side must pass.
-        let leansOnFrame = best.sides.contains(where: \.isBorder)
-        if !isFrame && paperless.count >= (leansOnFrame ? 1 : Self.maximumPaperlessSides) { return nil }
+        let leansOnFrame = candidate.sides.contains(where: \.isBorder)
+        if paperless.count >= (leansOnFrame ? 1 : Self.maximumPaperlessSides) { return nil }
+        // Most of a page is paper, brighter than what it lies on.
+        guard interiorStep(refined) >= Self.minimumInteriorStep else { return nil }
+        // A small outline square to the frame is a box printed on a flat scan (a slide's title,
+        // a table, a figure); a page photographed that square fills more of the frame.
+        if Self.axisAlignedSides(candidate.quad, toleranceDegrees: 1.5) >= 3, refined.area < 0.35 * Double(width * height) { return nil }
         let supports = sidesOf(refined).enumerated().map {
-            best.sides[$0.offset].isBorder ? Self.borderSupport : support($0.element.0, $0.element.1, polarity: 1)
+            candidate.sides[$0.offset].isBorder ? Self.borderSupport : support($0.element.0, $0.element.1, polarity: 1)
         }
         let confidence = supports.reduce(0, +) / 4 * 0.5 + (supports.min() ?? 0) * 0.5
-        return ScoredQuad(quad: refined, confidence: min(1, confidence / 0.8), isFrame: isFrame)
+        return ScoredQuad(quad: refined, confidence: min(1, confidence / 0.8), isFrame: false)
+    }
+
+    /// How many of the quad's sides run within `toleranceDegrees` of the image axes.
+    static func axisAlignedSides(_ q: Quad, toleranceDegrees: Double) -> Int {
+        let c = q.corners
+        return (0..<4).filter { i in
+            let d = c[(i + 1) % 4] - c[i]
+            let angle = abs(atan2(d.y, d.x)) * 180 / .pi  // 0…180
+            let offAxis = min(angle.truncatingRemainder(dividingBy: 90), 90 - angle.truncatingRemainder(dividingBy: 90))
+            return offAxis <= toleranceDegrees
+        }.count
+    }
+
+    /// Grey levels by which the median inside a page must exceed the median outside it.
+    static let minimumInteriorStep: Float = 3
+
+    /// Median brightness inside the quad less the median outside it, on a sparse grid.
+    func interiorStep(_ q: Quad) -> Float {
+        let c = q.corners
+        var inside: [Float] = [], outside: [Float] = []
+        inside.reserveCapacity(width * height / 9)
+        outside.reserveCapacity(width * height / 9)
+        for y in stride(from: 1, to: height, by: 3) {
+            for x in stride(from: 1, to: width, by: 3) {
+                let p = Point(Double(x) + 0.5, Double(y) + 0.5)
+                var isInside = true
+                for i in 0..<4 where Point.cross(c[(i + 1) % 4] - c[i], p - c[i]) < 0 {
+                    isInside = false
+                    break
+                }
+                if isInside { inside.append(luma[y * width + x]) } else { outside.append(luma[y * width + x]) }
+            }
+        }
+        // A page that fills the frame leaves too little outside to compare with.
+        guard inside.count > 0, outside.count >= 50 else { return .infinity }
+        inside.sort()
+        outside.sort()
+        return inside[inside.count / 2] - outside[outside.count / 2]
     }
 
     /// Corners may sit a little outside the frame (a page cut by the photo's edge).
