@@ -1,9 +1,24 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 // The geometry and pixel kernels are optimised even in debug builds, so `swift test`
 // (a debug build) exercises them at a realistic speed. Root-package unsafe flags are fine.
-let optimizedKernels: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
+//
+// On x86-64 they are also compiled for x86-64-v3 (AVX2, FMA, BMI2: every x86 PC and server
+// CPU since about 2015), which makes the warp 1.5x and the grey conversion 4x faster. The
+// command line checks the CPU before it runs any of that code. SCANTEXT_PORTABLE=1 at build
+// time compiles them for the plain x86-64 baseline instead.
+#if arch(x86_64)
+let wideVectors = ProcessInfo.processInfo.environment["SCANTEXT_PORTABLE"] == nil
+#else
+let wideVectors = false
+#endif
+let kernelTarget: [SwiftSetting] = wideVectors
+    ? [.unsafeFlags(["-target-cpu", "haswell"]), .define("SCANCORE_X86_64_V3")] : []
+let optimizedKernels: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))] + kernelTarget
+/// For code built for the baseline that must know what the kernels need.
+let kernelTargetName: [SwiftSetting] = wideVectors ? [.define("SCANCORE_X86_64_V3")] : []
 
 let package = Package(
     name: "scantext",
@@ -28,9 +43,10 @@ let package = Package(
         .target(
             name: "ScanCLI",
             dependencies: [
-                "ScanCore", "TextRecognition",
+                "CTesseract", "ScanCore", "TextRecognition",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            swiftSettings: kernelTargetName
         ),
         .executableTarget(name: "scantext", dependencies: ["ScanCLI"]),
         .executableTarget(name: "scantext-bench-geometry", dependencies: ["ScanCore", "TextRecognition"]),

@@ -14,4 +14,30 @@
 void omp_set_max_active_levels(int max_levels);
 int omp_get_max_active_levels(void);
 
+// Whether this CPU runs code compiled for x86-64-v3 (AVX, AVX2, FMA, BMI1/2, F16C, MOVBE,
+// LZCNT, with the OS saving the AVX registers), which ScanCore's kernels are built for on
+// x86-64. Read from CPUID directly: __builtin_cpu_supports depends on which runtime library
+// provides the CPU model table at link time. Always 1 on other architectures.
+#if defined(__x86_64__)
+#include <cpuid.h>
+#endif
+static inline int scantext_cpu_runs_x86_64_v3(void) {
+#if defined(__x86_64__)
+    unsigned int a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d)) return 0;
+    const unsigned int leaf1 = (1u << 12) | (1u << 22) | (1u << 27) | (1u << 28) | (1u << 29);  // FMA MOVBE OSXSAVE AVX F16C
+    if ((c & leaf1) != leaf1) return 0;
+    unsigned int xcr0_low, xcr0_high;
+    __asm__ volatile("xgetbv" : "=a"(xcr0_low), "=d"(xcr0_high) : "c"(0));
+    if ((xcr0_low & 6u) != 6u) return 0;  // the OS saves XMM and YMM state
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 0;
+    const unsigned int leaf7 = (1u << 3) | (1u << 5) | (1u << 8);  // BMI1 AVX2 BMI2
+    if ((b & leaf7) != leaf7) return 0;
+    if (!__get_cpuid(0x80000001u, &a, &b, &c, &d)) return 0;
+    return (c & (1u << 5)) != 0;  // LZCNT
+#else
+    return 1;
+#endif
+}
+
 #endif

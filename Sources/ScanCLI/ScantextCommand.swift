@@ -1,4 +1,5 @@
 import ArgumentParser
+import CTesseract
 import Foundation
 import ScanCore
 import TextRecognition
@@ -193,4 +194,20 @@ enum FormatArgument: ExpressibleByArgument, Equatable {
     }
 
     static var allValueStrings: [String] { OutputFormat.allCases.map(\.rawValue) + ["none"] }
+}
+
+extension ScantextCommand {
+    /// Stops with a one-line error, before any kernel runs, when ScanCore was compiled for
+    /// x86-64-v3 and this CPU lacks it (an illegal instruction would kill the process instead).
+    /// This function and its callers are compiled for the baseline.
+    public static func requireKernelCPU() {
+        #if SCANCORE_X86_64_V3
+        if scantext_cpu_runs_x86_64_v3() == 0 {
+            Diagnostics.error(
+                "this build needs an x86-64-v3 CPU (AVX2, FMA, BMI2) and this one lacks them; "
+                    + "rebuild with 'SCANTEXT_PORTABLE=1 swift build -c release'")
+            Foundation.exit(ExitStatus.setupFailed)
+        }
+        #endif
+    }
 }

@@ -1,3 +1,4 @@
 import ScanCLI
 
+ScantextCommand.requireKernelCPU()
 ScantextCommand.main()
