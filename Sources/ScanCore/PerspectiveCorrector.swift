@@ -67,12 +67,9 @@ public struct PerspectiveCorrector: Sendable {
         let c = source.format.channels
         let pixels = [UInt8](unsafeUninitializedCapacity: w * h * c) { dst, initialized in
             source.pixels.withUnsafeBufferPointer { src in
-                // Eight offsets, then sixteen 16-bit pairs, staged for the grey kernel.
-                let scratch = UnsafeMutablePointer<Int32>.allocate(capacity: 16)
-                defer { scratch.deallocate() }
                 let kernel = WarpKernel(
                     src: src, sw: source.width, sh: source.height, channels: c,
-                    m: m, background: Float(background), scratch: scratch)
+                    m: m, background: Float(background))
                 for y in 0..<h { kernel.row(y, width: w, into: dst.baseAddress! + y * w * c) }
             }
             initialized = w * h * c
@@ -90,7 +87,6 @@ private struct WarpKernel {
     let sw: Int, sh: Int, channels: Int
     let m: Homography
     let background: Float
-    let scratch: UnsafeMutablePointer<Int32>
 
     static let lanes = V(0, 1, 2, 3, 4, 5, 6, 7)
 
@@ -148,18 +144,12 @@ private struct WarpKernel {
         let stride = sw
         // Only the loads are per lane: two neighbouring bytes per load (little-endian: the
         // left one is the low byte), above and below. The blend is SIMD.
-        // Lanes go through memory: inserting them into a vector one by one is a serial chain.
-        UnsafeMutableRawPointer(scratch).storeBytes(of: index, as: SIMD8<Int32>.self)
-        let offsets = UnsafeRawPointer(scratch)
-        let pairs = UnsafeMutableRawPointer(scratch + 8)
+        var top = SIMD8<Int32>(), bottom = SIMD8<Int32>()
         for l in 0..<8 {
-            let i = Int(offsets.load(fromByteOffset: l * 4, as: Int32.self))
-            pairs.storeBytes(of: base.loadUnaligned(fromByteOffset: i, as: UInt16.self), toByteOffset: l * 2, as: UInt16.self)
-            pairs.storeBytes(of: base.loadUnaligned(fromByteOffset: i + stride, as: UInt16.self), toByteOffset: 16 + l * 2, as: UInt16.self)
+            let i = Int(index[l])
+            top[l] = Int32(base.loadUnaligned(fromByteOffset: i, as: UInt16.self))
+            bottom[l] = Int32(base.loadUnaligned(fromByteOffset: i + stride, as: UInt16.self))
         }
-        let loaded = UnsafeRawPointer(pairs).loadUnaligned(as: SIMD16<UInt16>.self)
-        let top = SIMD8<Int32>(truncatingIfNeeded: loaded.lowHalf)
-        let bottom = SIMD8<Int32>(truncatingIfNeeded: loaded.highHalf)
         let sum = (top & 255) &* w00 &+ (top &>> 8) &* w01 &+ (bottom & 255) &* w10 &+ (bottom &>> 8) &* w11
         let result = SIMD8<UInt8>(truncatingIfNeeded: (sum &+ 512) &>> 10)
         UnsafeMutableRawPointer(out).storeBytes(of: result, as: SIMD8<UInt8>.self)
