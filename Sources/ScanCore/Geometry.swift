@@ -86,6 +86,12 @@ public struct Quad: Sendable, Hashable, Codable, CustomStringConvertible {
 
     public var area: Double { abs(signedArea) }
 
+    /// Whether `p` lies inside the quad or on its outline (for a convex quad).
+    public func contains(_ p: Point) -> Bool {
+        let c = corners, sign: Double = signedArea >= 0 ? 1 : -1
+        return (0..<4).allSatisfy { sign * Point.cross(c[($0 + 1) % 4] - c[$0], p - c[$0]) >= 0 }
+    }
+
     /// True when the corners turn the same way at every vertex and the quad has area.
     public var isConvex: Bool {
         let c = corners

@@ -359,9 +359,10 @@ struct GradientField {
         let isFrame = candidate.sides.allSatisfy(\.isBorder)
         if isFrame { return ScoredQuad(quad: candidate.quad, confidence: 1, isFrame: true) }
         let refined = refine(candidate.quad, sides: candidate.sides, polarity: 1)
+        let refinedSides = sidesOf(refined)
         // The winner's sides must each have paper inside and something darker than paper
         // outside; a region of a flat scan bounded by text or rules has the same paper on both.
-        let paperless = sidesOf(refined).enumerated().filter { i, side in
+        let paperless = refinedSides.enumerated().filter { i, side in
             !candidate.sides[i].isBorder && stepContrast(side.0, side.1).paper < Self.minimumPaperStep
         }
         // Leaning on the frame, a quad has less evidence, and every other side must pass.
@@ -371,13 +372,19 @@ struct GradientField {
         guard interiorStep(refined) >= Self.minimumInteriorStep else { return nil }
         // A small outline square to the frame is a box printed on a flat scan (a slide's title,
         // a table, a figure); a page photographed that square fills more of the frame.
-        if Self.axisAlignedSides(candidate.quad, toleranceDegrees: 1.5) >= 3, refined.area < 0.35 * Double(width * height) { return nil }
-        let supports = sidesOf(refined).enumerated().map {
+        if Self.axisAlignedSides(candidate.quad, toleranceDegrees: Self.squareTolerance) >= 3,
+           refined.area < Self.printedBoxAreaFraction * Double(width * height) { return nil }
+        let supports = refinedSides.enumerated().map {
             candidate.sides[$0.offset].isBorder ? Self.borderSupport : support($0.element.0, $0.element.1, polarity: 1)
         }
         let confidence = supports.reduce(0, +) / 4 * 0.5 + (supports.min() ?? 0) * 0.5
         return ScoredQuad(quad: refined, confidence: min(1, confidence / 0.8), isFrame: false)
     }
+
+    /// Degrees from the image axes within which a side counts as square to the frame.
+    static let squareTolerance = 1.5
+    /// Below this share of the frame, an outline square to it is taken for a printed box.
+    static let printedBoxAreaFraction = 0.35
 
     /// How many of the quad's sides run within `toleranceDegrees` of the image axes.
     static func axisAlignedSides(_ q: Quad, toleranceDegrees: Double) -> Int {
@@ -395,19 +402,13 @@ struct GradientField {
 
     /// Median brightness inside the quad less the median outside it, on a sparse grid.
     func interiorStep(_ q: Quad) -> Float {
-        let c = q.corners
         var inside: [Float] = [], outside: [Float] = []
         inside.reserveCapacity(width * height / 9)
         outside.reserveCapacity(width * height / 9)
         for y in stride(from: 1, to: height, by: 3) {
             for x in stride(from: 1, to: width, by: 3) {
-                let p = Point(Double(x) + 0.5, Double(y) + 0.5)
-                var isInside = true
-                for i in 0..<4 where Point.cross(c[(i + 1) % 4] - c[i], p - c[i]) < 0 {
-                    isInside = false
-                    break
-                }
-                if isInside { inside.append(luma[y * width + x]) } else { outside.append(luma[y * width + x]) }
+                let value = luma[y * width + x]
+                if q.contains(Point(Double(x) + 0.5, Double(y) + 0.5)) { inside.append(value) } else { outside.append(value) }
             }
         }
         // A page that fills the frame leaves too little outside to compare with.

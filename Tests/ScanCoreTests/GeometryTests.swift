@@ -25,6 +25,18 @@ import Testing
         #expect(abs(a.intersectionOverUnion(half) - 50.0 / 150.0) < 1e-9)
     }
 
+    @Test("contains points inside and on the outline, in either winding")
+    func contains() {
+        let q = Quad(topLeft: Point(10, 10), topRight: Point(110, 20), bottomRight: Point(100, 90), bottomLeft: Point(0, 80))
+        let reversed = Quad(topLeft: q.topLeft, topRight: q.bottomLeft, bottomRight: q.bottomRight, bottomLeft: q.topRight)
+        for quad in [q, reversed] {
+            #expect(quad.contains(Point(50, 50)))
+            #expect(quad.contains(Point(10, 10)))
+            #expect(!quad.contains(Point(5, 5)))
+            #expect(!quad.contains(Point(105, 85)))
+        }
+    }
+
     @Test("convexity and orientation")
     func convexity() {
         #expect(Quad(width: 4, height: 3).isConvex)

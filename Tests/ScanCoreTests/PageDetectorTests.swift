@@ -6,10 +6,17 @@ import Testing
     static let page = SyntheticPhoto.textLikePage(width: 425, height: 550)
     static let corners = Quad(topLeft: Point(170, 95), topRight: Point(610, 130), bottomRight: Point(650, 700), bottomLeft: Point(120, 660))
 
+    /// Detection on an 800×800 synthetic photo of `page` with its corners at `corners`.
+    static func detect(
+        _ corners: Quad, page: PixelBuffer = page, background: SyntheticPhoto.Background = .dark
+    ) throws -> PageDetection? {
+        let photo = try SyntheticPhoto.make(page: page, corners: corners, width: 800, height: 800, background: background)
+        return PageDetector().detect(in: photo)
+    }
+
     @Test("finds the page corners in synthetic photos", arguments: [SyntheticPhoto.Background.dark, .textured])
     func corners(_ background: SyntheticPhoto.Background) throws {
-        let photo = try SyntheticPhoto.make(page: Self.page, corners: Self.corners, width: 800, height: 800, background: background)
-        let detection = try #require(PageDetector().detect(in: photo))
+        let detection = try #require(try Self.detect(Self.corners, background: background))
         let error = SyntheticPhoto.cornerError(detection.quad, Self.corners)
         // 1% of the photo's side.
         #expect(error < 8, "corner error \(error) px on \(background): \(detection.quad)")
@@ -30,8 +37,7 @@ import Testing
     @Test("a rotated page is found with its corners in TL, TR, BR, BL order")
     func rotated() throws {
         let q = Quad(topLeft: Point(300, 60), topRight: Point(740, 330), bottomRight: Point(480, 760), bottomLeft: Point(60, 480))
-        let photo = try SyntheticPhoto.make(page: Self.page, corners: q, width: 800, height: 800, background: .dark)
-        let detection = try #require(PageDetector().detect(in: photo))
+        let detection = try #require(try Self.detect(q))
         #expect(detection.quad.intersectionOverUnion(q) > 0.95)
         #expect(SyntheticPhoto.cornerError(detection.quad, q) < 12)
     }
@@ -44,16 +50,14 @@ import Testing
         var page = Self.page
         let crease = page.height * 2 / 5
         for i in 0..<(crease * page.width) { page.pixels[i] = UInt8(Double(page.pixels[i]) * 0.72) }
-        let photo = try SyntheticPhoto.make(page: page, corners: Self.corners, width: 800, height: 800, background: .dark)
-        let detection = try #require(PageDetector().detect(in: photo))
+        let detection = try #require(try Self.detect(Self.corners, page: page))
         #expect(detection.quad.intersectionOverUnion(Self.corners) > 0.95, "\(detection.quad)")
     }
 
     @Test("a page held square to the camera is found")
     func square() throws {
         let q = Quad(topLeft: Point(150, 90), topRight: Point(650, 92), bottomRight: Point(652, 735), bottomLeft: Point(149, 733))
-        let photo = try SyntheticPhoto.make(page: Self.page, corners: q, width: 800, height: 800, background: .dark)
-        let detection = try #require(PageDetector().detect(in: photo))
+        let detection = try #require(try Self.detect(q))
         #expect(detection.quad.intersectionOverUnion(q) > 0.95, "\(detection.quad)")
     }
 
