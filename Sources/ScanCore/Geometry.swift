@@ -104,10 +104,6 @@ public struct Quad: Sendable, Hashable, Codable, CustomStringConvertible {
         return true
     }
 
-    public func scaled(by s: Double) -> Quad {
-        Quad(topLeft: topLeft * s, topRight: topRight * s, bottomRight: bottomRight * s, bottomLeft: bottomLeft * s)
-    }
-
     /// Jaccard index (intersection over union) of two convex quads, as scored in SmartDoc 2015.
     public func intersectionOverUnion(_ other: Quad) -> Double {
         let inter = Polygon.intersectionArea(corners, other.corners)
