@@ -23,7 +23,9 @@ public struct PageDetection: Sendable, Equatable {
 ///    whole page, and an occluding hand costs only part of a side;
 /// 4. the best-scored quads are refined by a weighted least-squares fit to their edge pixels
 ///    and checked for paper (brighter inside each side and in the middle than outside); the
-///    first that passes wins.
+///    first that passes wins;
+/// 5. where the paper boundary of a side runs on past a corner (a curled edge, a page standing
+///    up at a fold), the corner moves to its end.
 ///
 /// It returns nil for flat scans (the best outline is the image frame itself) and whenever the
 /// best outline is not convincing: a wrong crop is worse than none.
@@ -369,7 +371,8 @@ struct GradientField {
         let leansOnFrame = candidate.sides.contains(where: \.isBorder)
         if paperless.count >= (leansOnFrame ? 1 : Self.maximumPaperlessSides) { return nil }
         // Most of a page is paper, brighter than what it lies on.
-        guard interiorStep(refined) >= Self.minimumInteriorStep else { return nil }
+        let medians = interiorMedians(refined)
+        if let medians, medians.inside - medians.outside < Self.minimumInteriorStep { return nil }
         // A small outline square to the frame is a box printed on a flat scan (a slide's title,
         // a table, a figure); a page photographed that square fills more of the frame.
         if Self.axisAlignedSides(candidate.quad, toleranceDegrees: Self.squareTolerance) >= 3,
@@ -378,7 +381,9 @@ struct GradientField {
             candidate.sides[$0.offset].isBorder ? Self.borderSupport : support($0.element.0, $0.element.1, polarity: 1)
         }
         let confidence = supports.reduce(0, +) / 4 * 0.5 + (supports.min() ?? 0) * 0.5
-        return ScoredQuad(quad: refined, confidence: min(1, confidence / 0.8), isFrame: false)
+        // Paper is what is brighter than halfway from the outside's brightness to the page's.
+        let quad = medians.map { extendedCorners(refined, paperThreshold: ($0.inside + $0.outside) / 2) } ?? refined
+        return ScoredQuad(quad: quad, confidence: min(1, confidence / 0.8), isFrame: false)
     }
 
     /// Degrees from the image axes within which a side counts as square to the frame.
@@ -400,8 +405,9 @@ struct GradientField {
     /// Grey levels by which the median inside a page must exceed the median outside it.
     static let minimumInteriorStep: Float = 3
 
-    /// Median brightness inside the quad less the median outside it, on a sparse grid.
-    func interiorStep(_ q: Quad) -> Float {
+    /// Median brightness inside the quad and outside it, on a sparse grid; nil when a page
+    /// that fills the frame leaves too little outside to compare with.
+    func interiorMedians(_ q: Quad) -> (inside: Float, outside: Float)? {
         var inside: [Float] = [], outside: [Float] = []
         inside.reserveCapacity(width * height / 9)
         outside.reserveCapacity(width * height / 9)
@@ -411,11 +417,10 @@ struct GradientField {
                 if q.contains(Point(Double(x) + 0.5, Double(y) + 0.5)) { inside.append(value) } else { outside.append(value) }
             }
         }
-        // A page that fills the frame leaves too little outside to compare with.
-        guard inside.count > 0, outside.count >= 50 else { return .infinity }
+        guard inside.count > 0, outside.count >= 50 else { return nil }
         inside.sort()
         outside.sort()
-        return inside[inside.count / 2] - outside[outside.count / 2]
+        return (inside[inside.count / 2], outside[outside.count / 2])
     }
 
     /// Corners may sit a little outside the frame (a page cut by the photo's edge).

@@ -1,3 +1,4 @@
+import Foundation
 import ScanTestSupport
 import Testing
 @testable import ScanCore
@@ -52,6 +53,25 @@ import Testing
         for i in 0..<(crease * page.width) { page.pixels[i] = UInt8(Double(page.pixels[i]) * 0.72) }
         let detection = try #require(try Self.detect(Self.corners, page: page))
         #expect(detection.quad.intersectionOverUnion(Self.corners) > 0.95, "\(detection.quad)")
+    }
+
+    @Test("a page whose top edge curls keeps its top corners")
+    func curled() throws {
+        // The top edge sags in an arch, as when the page curls towards the camera: no straight
+        // line backs it end to end, and its best line is a chord below the corners. The side
+        // edges run on past that chord up to the real corners.
+        var page = Self.page
+        let sag = Double(page.height) * 0.12
+        for y in 0..<Int(sag) {
+            for x in 0..<page.width where Double(y) < sag * sin(Double.pi * (Double(x) + 0.5) / Double(page.width)) {
+                page.pixels[y * page.width + x] = 55
+            }
+        }
+        let detection = try #require(try Self.detect(Self.corners, page: page))
+        let q = detection.quad
+        #expect(q.topLeft.distance(to: Self.corners.topLeft) < 10, "\(q)")
+        #expect(q.topRight.distance(to: Self.corners.topRight) < 10, "\(q)")
+        #expect(SyntheticPhoto.cornerError(q, Self.corners) < 10, "\(q)")
     }
 
     @Test("a page held square to the camera is found")

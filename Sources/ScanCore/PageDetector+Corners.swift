@@ -1,0 +1,151 @@
+// Corners of curled and folded pages.
+//
+// Four straight lines cannot follow a page whose edge curls or whose top half stands up at a
+// fold. The line search then takes the straight part it can back: the crease, or the chord of a
+// curled edge, and the page's real corner lies further out, at the end of one of the sides that
+// meet there. Each side's paper boundary is followed past the corner while it runs on nearly
+// straight; where it does, the corner moves to its end.
+
+extension GradientField {
+    /// How far across the expected boundary, in working pixels, each tracking step looks.
+    static let trackingReach = 4
+    /// Steps without a boundary after which tracking stops.
+    static let trackingGap = 3
+    /// A side's boundary must run on past the corner by this share of the side to move it ...
+    static let minimumExtension = 0.04
+    /// ... stray from the side's line by no more than this share of how far it ran ...
+    static let maximumDrift = 0.25
+    /// ... and at least this share of the triangle the move adds must be paper.
+    static let minimumGainedPaper = 0.25
+
+    /// `quad` with each corner moved to where the paper boundary of one of its two sides ends,
+    /// when that boundary runs on past the corner. `paperThreshold` is the brightness above
+    /// which a pixel counts as paper.
+    func extendedCorners(_ quad: Quad, paperThreshold: Float) -> Quad {
+        let paper = paperMask(quad, threshold: paperThreshold)
+        let c = quad.corners
+        var moved = c
+        for i in 0..<4 {
+            var best: (share: Double, end: Point)?
+            // The side arriving at the corner (running clockwise), then the side leaving it
+            // (followed backwards); `far` is the corner at the other end of the side not followed.
+            for (other, far, sign) in [(c[(i + 3) % 4], c[(i + 1) % 4], 1.0), (c[(i + 1) % 4], c[(i + 3) % 4], -1.0)] {
+                let length = c[i].distance(to: other)
+                guard length >= 8 else { continue }
+                let direction = (c[i] - other) * (1 / length)
+                let inward = Point(-direction.y, direction.x) * sign
+                let path = trackBoundary(paper, from: c[i], direction: direction, inward: inward, steps: Int(0.6 * length))
+                guard let end = path.last else { continue }
+                let run = Self.dot(end - c[i], direction)
+                let drift = path.map { abs(Self.dot($0 - c[i], inward)) }.max() ?? 0
+                guard run >= Self.minimumExtension * length, drift <= Self.maximumDrift * run,
+                      paperShare(paper, c[i], end, far) >= Self.minimumGainedPaper
+                else { continue }
+                if run / length > best?.share ?? 0 { best = (run / length, end) }
+            }
+            if let best { moved[i] = best.end }
+        }
+        let extended = Quad(topLeft: moved[0], topRight: moved[1], bottomRight: moved[2], bottomLeft: moved[3])
+        return extended.isConvex && inBounds(extended) ? extended : quad
+    }
+
+    /// Paper connected to the inside of `quad`: pixels at least `threshold` bright, reached
+    /// from those well inside it (1 = paper).
+    func paperMask(_ quad: Quad, threshold: Float) -> [UInt8] {
+        var mask = [UInt8](repeating: 0, count: width * height)
+        var stack: [Int] = []
+        let c = quad.corners
+        let sides = (0..<4).map { i -> (Point, Point) in
+            let d = c[(i + 1) % 4] - c[i]
+            let length = max((d.x * d.x + d.y * d.y).squareRoot(), 1e-9)
+            return (c[i], Point(-d.y / length, d.x / length))
+        }
+        let xs = c.map(\.x), ys = c.map(\.y)
+        let x0 = max(0, Int((xs.min() ?? 0).rounded(.down))), x1 = min(width - 1, Int((xs.max() ?? 0).rounded(.up)))
+        let y0 = max(0, Int((ys.min() ?? 0).rounded(.down))), y1 = min(height - 1, Int((ys.max() ?? 0).rounded(.up)))
+        if x0 <= x1, y0 <= y1 {
+            for y in y0...y1 {
+                for x in x0...x1 {
+                    let p = Point(Double(x) + 0.5, Double(y) + 0.5)
+                    let i = y * width + x
+                    guard luma[i] >= threshold,
+                          sides.allSatisfy({ Self.dot(p - $0.0, $0.1) >= 2.5 }) else { continue }
+                    mask[i] = 1
+                    stack.append(i)
+                }
+            }
+        }
+        while let i = stack.popLast() {
+            let x = i % width, y = i / width
+            for (j, ok) in [(i - 1, x > 0), (i + 1, x < width - 1), (i - width, y > 0), (i + width, y < height - 1)]
+            where ok && mask[j] == 0 && luma[j] >= threshold {
+                mask[j] = 1
+                stack.append(j)
+            }
+        }
+        return mask
+    }
+
+    /// Follows a paper boundary (paper on the `inward` side) from `start` along `direction`,
+    /// re-centring on it at each step and turning with it. Empty when it reaches the frame:
+    /// there the page is cut by the photo, and its corner is not in view.
+    func trackBoundary(_ paper: [UInt8], from start: Point, direction: Point, inward: Point, steps: Int) -> [Point] {
+        func isPaper(_ p: Point) -> Bool {
+            let x = Int(p.x.rounded(.down)), y = Int(p.y.rounded(.down))
+            return x >= 0 && y >= 0 && x < width && y < height && paper[y * width + x] != 0
+        }
+        var position = start, heading = direction, normal = inward
+        var path: [Point] = []
+        var gap = 0
+        var offsets: [Double] = [0]
+        for o in 1...Self.trackingReach { offsets += [-Double(o), Double(o)] }
+        for _ in 0..<max(steps, 0) {
+            position = position + heading
+            var hit: Point?
+            for o in offsets {
+                let p = position + normal * o
+                if isPaper(p + normal * 1.5) && !isPaper(p - normal * 1.5) { hit = p; break }
+            }
+            guard let found = hit else {
+                gap += 1
+                if gap >= Self.trackingGap { break }
+                continue
+            }
+            guard found.x >= 2, found.y >= 2, found.x < Double(width - 2), found.y < Double(height - 2) else { return [] }
+            gap = 0
+            position = found
+            path.append(found)
+            if path.count >= 6 {
+                // Turn with the boundary: a slow blend towards its direction over the last 5 steps.
+                var local = path[path.count - 1] - path[path.count - 6]
+                local = local * (1 / max(local.distance(to: Point(0, 0)), 1e-9))
+                heading = heading * 0.7 + local * 0.3
+                heading = heading * (1 / max(heading.distance(to: Point(0, 0)), 1e-9))
+                let turned = Point(-heading.y, heading.x)
+                normal = Self.dot(turned, normal) >= 0 ? turned : turned * -1
+            }
+        }
+        return path
+    }
+
+    /// The share of paper pixels in the triangle `a`, `b`, `c`.
+    func paperShare(_ paper: [UInt8], _ a: Point, _ b: Point, _ c: Point) -> Double {
+        let x0 = max(0, Int(min(a.x, b.x, c.x).rounded(.down))), x1 = min(width - 1, Int(max(a.x, b.x, c.x)))
+        let y0 = max(0, Int(min(a.y, b.y, c.y).rounded(.down))), y1 = min(height - 1, Int(max(a.y, b.y, c.y)))
+        guard x0 <= x1, y0 <= y1 else { return 0 }
+        let orientation: Double = Point.cross(b - a, c - a) >= 0 ? 1 : -1
+        var inside = 0, onPaper = 0
+        for y in y0...y1 {
+            for x in x0...x1 {
+                let p = Point(Double(x) + 0.5, Double(y) + 0.5)
+                guard orientation * Point.cross(b - a, p - a) >= 0, orientation * Point.cross(c - b, p - b) >= 0,
+                      orientation * Point.cross(a - c, p - c) >= 0 else { continue }
+                inside += 1
+                onPaper += Int(paper[y * width + x])
+            }
+        }
+        return inside > 0 ? Double(onPaper) / Double(inside) : 0
+    }
+
+    static func dot(_ a: Point, _ b: Point) -> Double { a.x * b.x + a.y * b.y }
+}
