@@ -38,8 +38,13 @@ let package = Package(
             pkgConfig: "tesseract",
             providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]
         ),
+        .systemLibrary(
+            name: "CTurboJPEG",
+            pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]
+        ),
         .target(name: "ScanCore", swiftSettings: optimizedKernels),
-        .target(name: "TextRecognition", dependencies: ["CTesseract", "ScanCore"]),
+        .target(name: "TextRecognition", dependencies: ["CTesseract", "CTurboJPEG", "ScanCore"]),
         .target(
             name: "ScanCLI",
             dependencies: [

@@ -111,3 +111,47 @@ extension PixelBuffer: CustomStringConvertible, CustomDebugStringConvertible {
     public var description: String { "PixelBuffer(\(width)×\(height) \(format))" }
     public var debugDescription: String { description }
 }
+
+extension PixelBuffer {
+    /// The buffer turned upright as an EXIF orientation (1–8) says: 2 mirrored, 3 half a turn,
+    /// 4 upside down, 5 transposed, 6 a quarter turn clockwise, 7 transverse, 8 a quarter
+    /// turn counter-clockwise. Orientations 5–8 swap width and height; other values leave it.
+    public func reoriented(exif orientation: Int) -> PixelBuffer {
+        guard (2...8).contains(orientation) else { return self }
+        let w = width, h = height, c = format.channels
+        let swaps = orientation >= 5
+        let outWidth = swaps ? h : w, outHeight = swaps ? w : h
+        // Source pixel index = base + X·stepX + Y·stepY for output pixel (X, Y).
+        let (base, stepX, stepY): (Int, Int, Int) = switch orientation {
+        case 2: (w - 1, -1, w)
+        case 3: ((h - 1) * w + w - 1, -1, -w)
+        case 4: ((h - 1) * w, 1, -w)
+        case 5: (0, w, 1)
+        case 6: ((h - 1) * w, -w, 1)
+        case 7: ((h - 1) * w + w - 1, -w, -1)
+        default: (w - 1, w, -1)  // 8
+        }
+        let out = [UInt8](unsafeUninitializedCapacity: pixels.count) { dst, initialized in
+            pixels.withUnsafeBufferPointer { src in
+                // In tiles, so a quarter turn's column reads stay in cache.
+                let tile = 64
+                for y0 in stride(from: 0, to: outHeight, by: tile) {
+                    for x0 in stride(from: 0, to: outWidth, by: tile) {
+                        for y in y0..<min(y0 + tile, outHeight) {
+                            var s = base + x0 * stepX + y * stepY
+                            var d = (y * outWidth + x0) * c
+                            for _ in x0..<min(x0 + tile, outWidth) {
+                                for k in 0..<c { dst[d + k] = src[s * c + k] }
+                                s += stepX
+                                d += c
+                            }
+                        }
+                    }
+                }
+            }
+            initialized = pixels.count
+        }
+        // Same channel count and pixel count as `self`, so the geometry always matches.
+        return (try? PixelBuffer(width: outWidth, height: outHeight, format: format, pixels: out)) ?? self
+    }
+}

@@ -182,6 +182,7 @@ public final class ImageSource: Sendable {
                 .corrupt, source: name, "is a truncated PNG (the file ends before its IEND chunk)",
                 remedy: "re-copy or re-export it")
         }
+        if format == .jpeg, luminanceOnly, let page = try turboLuminance(limits: limits) { return page }
         var jpegWarning: Int32 = 0
         let decoded: LeptonicaImage? = bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> LeptonicaImage? in
             let base = raw.bindMemory(to: UInt8.self).baseAddress
@@ -221,6 +222,25 @@ public final class ImageSource: Sendable {
         // scan resolution. Only a plausible scan resolution is kept.
         let plausible = (100...2400).contains(resolution) ? resolution : nil
         return ScanPage(source: name, index: index, image: buffer, resolution: plausible, exifOrientation: orientation.rawValue)
+    }
+
+    /// An upright JPEG's luma plane through libjpeg-turbo (see `TurboJPEGDecoder`); nil when
+    /// that path declines it and Leptonica should decode it instead.
+    private func turboLuminance(limits: DecodeLimits) throws(RecognitionError) -> ScanPage? {
+        guard let decoder = TurboJPEGDecoder() else { return nil }
+        guard let size = bytes.withUnsafeBytes({ decoder.size(of: $0) }) else { return nil }
+        try Self.checkSize(width: size.width, height: size.height, name: name, limits: limits)
+        let decoded = bytes.withUnsafeBytes { raw -> (PixelBuffer, Int?)? in
+            guard let image = decoder.luminance(of: raw, width: size.width, height: size.height) else { return nil }
+            return (image, TurboJPEGDecoder.jfifResolution(raw))
+        }
+        guard let (image, resolution) = decoded else { return nil }
+        let plausible = resolution.flatMap { (100...2400).contains($0) ? $0 : nil }
+        // Phones store photos sideways and say so in EXIF; pages must be upright to be read.
+        let orientation = ExifOrientation.read(jpeg: bytes).rawValue
+        return ScanPage(
+            source: name, index: 0, image: image.reoriented(exif: orientation), resolution: plausible,
+            exifOrientation: orientation)
     }
 
     /// Whether a JPEG's last bytes hold the end-of-image marker (FF D9). Trailing padding is

@@ -1,3 +1,4 @@
+import CTesseract
 import Foundation
 import ScanTestSupport
 import Testing
@@ -102,7 +103,37 @@ enum ScanCoreBuffer {
         #expect(ExifOrientation.read(jpeg: Data([0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xFF])) == .upright)
     }
 
-    @Test("a tagged JPEG decodes upright: each pixel where the orientation puts it", arguments: [2, 3, 6, 8])
+    @Test("the fast JPEG path gives Leptonica's pixels and resolution")
+    func turboMatchesLeptonica() throws {
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("noisy.jpg")))
+        let fast = try ImageSource(name: "a.jpg", data: jpeg).page(0, luminanceOnly: true)
+        // The page came through libjpeg-turbo, not through Leptonica's fallback.
+        let decoder = try #require(TurboJPEGDecoder())
+        let direct = jpeg.withUnsafeBytes { raw in
+            decoder.size(of: raw).flatMap { decoder.luminance(of: raw, width: $0.width, height: $0.height) }
+        }
+        #expect(direct == fast.image)
+        // Leptonica's own luminance decode: the same libjpeg, the same IDCT, the same bytes.
+        let leptonica = try #require(jpeg.withUnsafeBytes { raw in
+            LeptonicaImage(taking: pixReadMemJpeg(
+                raw.bindMemory(to: UInt8.self).baseAddress, raw.count, 0, 1, nil, Int32(L_JPEG_READ_LUMINANCE)))
+        })
+        #expect(leptonica.pixelBuffer() == fast.image)
+        #expect(fast.resolution == 200 && leptonica.resolution == 200)
+
+        // A JFIF density in dots per centimetre: 118 dpcm is 300 dpi.
+        var metric = jpeg
+        metric[13] = 2
+        metric[14] = 0; metric[15] = 118
+        metric[16] = 0; metric[17] = 118
+        #expect(try ImageSource(name: "b.jpg", data: metric).page(0, luminanceOnly: true).resolution == 300)
+        // A cut-off JPEG goes to Leptonica, which refuses it as before.
+        #expect { try ImageSource(name: "cut.jpg", data: jpeg.prefix(jpeg.count * 2 / 3)).page(0, luminanceOnly: true) } throws: {
+            ($0 as? RecognitionError)?.code == .corrupt
+        }
+    }
+
+    @Test("a tagged JPEG decodes upright: each pixel where the orientation puts it", arguments: 2...8)
     func decode(_ orientation: Int) throws {
         let jpeg = try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("noisy.jpg")))
         let plain = try ImageSource(name: "plain.jpg", data: jpeg).page(0, luminanceOnly: true).image
@@ -116,11 +147,14 @@ enum ScanCoreBuffer {
             switch orientation {
             case 2: (w - 1 - x, y)
             case 3: (w - 1 - x, h - 1 - y)
+            case 4: (x, h - 1 - y)
+            case 5: (y, x)
             case 6: (h - 1 - y, x)
+            case 7: (h - 1 - y, w - 1 - x)
             default: (y, w - 1 - x)  // 8
             }
         }
-        let quarter = orientation == 6 || orientation == 8
+        let quarter = orientation >= 5
         #expect(turned.width == (quarter ? h : w) && turned.height == (quarter ? w : h))
         for (x, y) in [(0, 0), (17, 5), (w - 1, 3), (400, h - 1), (w / 2, h / 2), (1001, 777)] {
             let (sx, sy) = shown(x, y)
