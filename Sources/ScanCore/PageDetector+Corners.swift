@@ -75,13 +75,18 @@ extension GradientField {
                 }
             }
         }
-        while let i = stack.popLast() {
-            let x = i % width, y = i / width
-            for (j, ok) in [(i - 1, x > 0), (i + 1, x < width - 1), (i - width, y > 0), (i + width, y < height - 1)]
-            where ok && mask[j] == 0 && luma[j] >= threshold {
+        func visit(_ j: Int) {
+            if mask[j] == 0 && luma[j] >= threshold {
                 mask[j] = 1
                 stack.append(j)
             }
+        }
+        while let i = stack.popLast() {
+            let x = i % width, y = i / width
+            if x > 0 { visit(i - 1) }
+            if x < width - 1 { visit(i + 1) }
+            if y > 0 { visit(i - width) }
+            if y < height - 1 { visit(i + width) }
         }
         return mask
     }

@@ -308,13 +308,27 @@ struct GradientField {
                         guard borders <= 1 || borders == 4 else { continue }
                         // Sides run clockwise (top, right, bottom, left), so "inside" is on the
                         // normal's side; bottom and left run against their cache key's order.
-                        let supports = [
-                            side(horizontal[top], tl, tr, &horizontalSides, ((top * nv + c) * nv + d) * 2),
-                            side(vertical[right], tr, br, &verticalSides, ((right * nh + a) * nh + b) * 2),
-                            side(horizontal[bottom], br, bl, &horizontalSides, ((bottom * nv + c) * nv + d) * 2 + 1),
-                            side(vertical[left], bl, tl, &verticalSides, ((left * nh + a) * nh + b) * 2 + 1),
-                        ]
                         let lengths = [tl.distance(to: tr), tr.distance(to: br), br.distance(to: bl), bl.distance(to: tl)]
+                        // A side adds at most its length to the score and an unbacked one takes it
+                        // away, so once the ranking is full, a quad that cannot beat its last entry
+                        // even with its remaining sides fully backed is dropped before they are
+                        // measured. The ranking is the same as measuring every side.
+                        let bar = ranked.count == Self.rankedCandidates ? ranked[ranked.count - 1].score * perimeter - 1e-9 : -Double.infinity
+                        var bound = lengths[0] + lengths[1] + lengths[2] + lengths[3]
+                        guard bound > bar else { continue }
+                        var supports = [Double](repeating: 0, count: 4)
+                        var beaten = false
+                        for k in 0..<4 {
+                            supports[k] = switch k {
+                            case 0: side(horizontal[top], tl, tr, &horizontalSides, ((top * nv + c) * nv + d) * 2)
+                            case 1: side(vertical[right], tr, br, &verticalSides, ((right * nh + a) * nh + b) * 2)
+                            case 2: side(horizontal[bottom], br, bl, &horizontalSides, ((bottom * nv + c) * nv + d) * 2 + 1)
+                            default: side(vertical[left], bl, tl, &verticalSides, ((left * nh + a) * nh + b) * 2 + 1)
+                            }
+                            bound -= 2 * (1 - supports[k]) * lengths[k]
+                            if bound <= bar { beaten = true; break }
+                        }
+                        if beaten { continue }
                         let score = Self.score(supports: supports, lengths: lengths, perimeter: perimeter)
                         if ranked.count < Self.rankedCandidates || score > ranked[ranked.count - 1].score {
                             let entry = Candidate(score: score, quad: quad, sides: [horizontal[top], vertical[right], horizontal[bottom], vertical[left]])
@@ -491,6 +505,9 @@ struct GradientField {
         return (mean, inside[p90] - outside[p90])
     }
 
+    /// Across a side, where `support` looks for its edge: on it, then 1 and 2 px either side.
+    static let supportOffsets: [Double] = [0, -1, 1, -2, 2]
+
     /// What a side along the image frame counts for: the frame is a weak edge.
     static let borderSupport = 0.45
 
@@ -507,7 +524,7 @@ struct GradientField {
         for s in 0..<steps {
             let t = (Double(s) + 0.5)
             let px = a.x + dx * t, py = a.y + dy * t
-            for o in [0.0, -1, 1, -2, 2] {
+            for o in Self.supportOffsets {
                 let x = Int((px + nx * o).rounded(.down)), y = Int((py + ny * o).rounded(.down))
                 guard x >= 1, y >= 1, x < width - 1, y < height - 1 else { continue }
                 let i = y * width + x
