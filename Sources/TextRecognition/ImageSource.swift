@@ -224,8 +224,8 @@ public final class ImageSource: Sendable {
         return ScanPage(source: name, index: index, image: buffer, resolution: plausible, exifOrientation: orientation.rawValue)
     }
 
-    /// An upright JPEG's luma plane through libjpeg-turbo (see `TurboJPEGDecoder`); nil when
-    /// that path declines it and Leptonica should decode it instead.
+    /// A JPEG's luma plane through libjpeg-turbo (see `TurboJPEGDecoder`), turned upright; nil
+    /// when that path declines it and Leptonica should decode it instead.
     private func turboLuminance(limits: DecodeLimits) throws(RecognitionError) -> ScanPage? {
         guard let decoder = TurboJPEGDecoder() else { return nil }
         guard let size = bytes.withUnsafeBytes({ decoder.size(of: $0) }) else { return nil }
