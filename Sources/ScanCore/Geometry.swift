@@ -21,6 +21,15 @@ public struct Point: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The z component of the cross product of two vectors.
     static func cross(_ a: Point, _ b: Point) -> Double { a.x * b.y - a.y * b.x }
 
+    /// The dot product of two vectors.
+    static func dot(_ a: Point, _ b: Point) -> Double { a.x * b.x + a.y * b.y }
+
+    /// The vector scaled to length 1 (left as it is when it has none).
+    var unit: Point {
+        let length = (x * x + y * y).squareRoot()
+        return length > 1e-9 ? self * (1 / length) : self
+    }
+
     public var description: String { "(\(x), \(y))" }
 }
 

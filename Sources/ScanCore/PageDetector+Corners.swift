@@ -36,8 +36,8 @@ extension GradientField {
                 let inward = Point(-direction.y, direction.x) * sign
                 let path = trackBoundary(paper, from: c[i], direction: direction, inward: inward, steps: Int(0.6 * length))
                 guard let end = path.last else { continue }
-                let run = Self.dot(end - c[i], direction)
-                let drift = path.map { abs(Self.dot($0 - c[i], inward)) }.max() ?? 0
+                let run = Point.dot(end - c[i], direction)
+                let drift = path.map { abs(Point.dot($0 - c[i], inward)) }.max() ?? 0
                 guard run >= Self.minimumExtension * length, drift <= Self.maximumDrift * run,
                       paperShare(paper, c[i], end, far) >= Self.minimumGainedPaper
                 else { continue }
@@ -56,9 +56,8 @@ extension GradientField {
         var stack: [Int] = []
         let c = quad.corners
         let sides = (0..<4).map { i -> (Point, Point) in
-            let d = c[(i + 1) % 4] - c[i]
-            let length = max((d.x * d.x + d.y * d.y).squareRoot(), 1e-9)
-            return (c[i], Point(-d.y / length, d.x / length))
+            let d = (c[(i + 1) % 4] - c[i]).unit
+            return (c[i], Point(-d.y, d.x))
         }
         let xs = c.map(\.x), ys = c.map(\.y)
         let x0 = max(0, Int((xs.min() ?? 0).rounded(.down))), x1 = min(width - 1, Int((xs.max() ?? 0).rounded(.up)))
@@ -69,7 +68,7 @@ extension GradientField {
                     let p = Point(Double(x) + 0.5, Double(y) + 0.5)
                     let i = y * width + x
                     guard luma[i] >= threshold,
-                          sides.allSatisfy({ Self.dot(p - $0.0, $0.1) >= 2.5 }) else { continue }
+                          sides.allSatisfy({ Point.dot(p - $0.0, $0.1) >= 2.5 }) else { continue }
                     mask[i] = 1
                     stack.append(i)
                 }
@@ -122,12 +121,10 @@ extension GradientField {
             path.append(found)
             if path.count >= 6 {
                 // Turn with the boundary: a slow blend towards its direction over the last 5 steps.
-                var local = path[path.count - 1] - path[path.count - 6]
-                local = local * (1 / max(local.distance(to: Point(0, 0)), 1e-9))
-                heading = heading * 0.7 + local * 0.3
-                heading = heading * (1 / max(heading.distance(to: Point(0, 0)), 1e-9))
+                let local = (path[path.count - 1] - path[path.count - 6]).unit
+                heading = (heading * 0.7 + local * 0.3).unit
                 let turned = Point(-heading.y, heading.x)
-                normal = Self.dot(turned, normal) >= 0 ? turned : turned * -1
+                normal = Point.dot(turned, normal) >= 0 ? turned : turned * -1
             }
         }
         return path
@@ -151,6 +148,4 @@ extension GradientField {
         }
         return inside > 0 ? Double(onPaper) / Double(inside) : 0
     }
-
-    static func dot(_ a: Point, _ b: Point) -> Double { a.x * b.x + a.y * b.y }
 }

@@ -22,24 +22,10 @@ public enum ExifOrientation: Int, Sendable {
     }
 
     static func read(jpeg b: UnsafeRawBufferPointer) -> ExifOrientation {
-        guard b.count >= 4, b[0] == 0xFF, b[1] == 0xD8 else { return .upright }
-        var i = 2
-        while i + 4 <= b.count {
-            guard b[i] == 0xFF else { return .upright }
-            let marker = b[i + 1]
-            if marker == 0xFF { i += 1; continue }  // fill byte
-            // Start of scan or end of image: no more metadata segments.
-            if marker == 0xDA || marker == 0xD9 { return .upright }
-            let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
-            guard length >= 2, i + 2 + length <= b.count else { return .upright }
-            let body = i + 4, end = i + 2 + length
-            if marker == 0xE1, end - body >= 14,
-               Array(b[body..<(body + 6)]) == [0x45, 0x78, 0x69, 0x66, 0, 0] {  // "Exif\0\0"
-                return tiffOrientation(b, start: body + 6, end: end) ?? .upright
-            }
-            i = end
-        }
-        return .upright
+        let exif: [UInt8] = [0x45, 0x78, 0x69, 0x66, 0, 0]  // "Exif\0\0"
+        guard let body = JPEGSegments.first(0xE1, in: b, where: { $0.count >= 14 && JPEGSegments.starts(b, $0, with: exif) })
+        else { return .upright }
+        return tiffOrientation(b, start: body.lowerBound + 6, end: body.upperBound) ?? .upright
     }
 
     /// Reads tag 0x0112 from IFD0 of the TIFF structure in `b[start..<end]`.

@@ -53,28 +53,16 @@ final class TurboJPEGDecoder {
     /// The resolution a JFIF header records, in pixels per inch (what Leptonica reads from the
     /// same header); nil when there is none.
     static func jfifResolution(_ b: UnsafeRawBufferPointer) -> Int? {
-        guard b.count >= 4, b[0] == 0xFF, b[1] == 0xD8 else { return nil }
-        var i = 2
-        while i + 4 <= b.count, b[i] == 0xFF {
-            let marker = b[i + 1]
-            if marker == 0xFF { i += 1; continue }
-            // Start of frame or of scan: the header segments are over.
-            if marker == 0xDA || (0xC0...0xCF).contains(marker) && marker != 0xC4 && marker != 0xC8 && marker != 0xCC { return nil }
-            let length = Int(b[i + 2]) << 8 | Int(b[i + 3])
-            guard length >= 2, i + 2 + length <= b.count else { return nil }
-            let body = i + 4
-            if marker == 0xE0, length >= 14, b[body] == 0x4A, b[body + 1] == 0x46, b[body + 2] == 0x49, b[body + 3] == 0x46,
-               b[body + 4] == 0 {
-                let units = b[body + 7]
-                let density = Int(b[body + 8]) << 8 | Int(b[body + 9])
-                switch units {
-                case 1: return density
-                case 2: return Int((Double(density) * 2.54).rounded())
-                default: return nil
-                }
-            }
-            i += 2 + length
+        let jfif: [UInt8] = [0x4A, 0x46, 0x49, 0x46, 0]  // "JFIF\0"
+        guard let body = JPEGSegments.first(0xE0, in: b, where: { $0.count >= 12 && JPEGSegments.starts(b, $0, with: jfif) })
+        else { return nil }
+        // Version (2 bytes), units, then the horizontal density.
+        let units = b[body.lowerBound + 7]
+        let density = Int(b[body.lowerBound + 8]) << 8 | Int(b[body.lowerBound + 9])
+        switch units {
+        case 1: return density
+        case 2: return Int((Double(density) * 2.54).rounded())
+        default: return nil
         }
-        return nil
     }
 }
