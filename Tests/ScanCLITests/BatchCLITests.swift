@@ -1,6 +1,8 @@
 import Foundation
+import ScanCore
 import ScanTestSupport
 import Testing
+import TextRecognition
 
 /// Every regular file below `root`, relative path → contents; hidden files included.
 func listTree(_ root: URL) -> [String: Data] {
@@ -25,6 +27,16 @@ func makeTree(_ root: URL, _ files: [(String, String)]) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: CLI.sample(sample), toPath: url.path)
     }
+}
+
+/// An image of `n`×`n` copies of the sample at `path`: a page with a lot of text to read.
+func tiled(_ path: String, _ n: Int) throws -> PixelBuffer {
+    let tile = try ImageSource.open(path: path).page(0).image.grayscale()
+    var big = PixelBuffer(width: tile.width * n, height: tile.height * n, format: .gray, fill: 255)
+    for y in 0..<big.height {
+        for x in 0..<big.width { big.pixels[y * big.width + x] = tile.pixels[(y % tile.height) * tile.width + x % tile.width] }
+    }
+    return big
 }
 
 /// A tree of `count` pages of every sample kind in three folders (a multi-page TIFF among them).
@@ -171,7 +183,14 @@ struct BatchCLITests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let input = dir.appendingPathComponent("in")
-        try mixedTree(input, count: 24)
+        // One small page first, so an output lands soon; then pages with 9 times its text, each
+        // taking Tesseract well over the 50 ms between the two signals. With small pages only, the
+        // pages in flight at the first signal could finish before the second arrived, and the
+        // run would end gracefully instead.
+        try makeTree(input, [("a/first.png", "clean.png")])
+        let page = try #require(PNGEncoder.encode(try tiled(CLI.sample("clean.png"), 3)))
+        try FileManager.default.createDirectory(at: input.appendingPathComponent("b"), withIntermediateDirectories: true)
+        for i in 0..<8 { try page.write(to: input.appendingPathComponent("b/page\(i).png")) }
         let out = dir.appendingPathComponent("out")
         let started = Date()
         let r = try CLI.run(["-r", input.path, "-o", out.path, "--jobs", "2"], onStart: { pid in
