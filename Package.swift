@@ -43,8 +43,18 @@ let package = Package(
             pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"])]
         ),
+        // Makes the PNGs Tesseract writes of each text line, in memory only, uncompressed
+        // (see its header). Executables export no symbols by default; this one must be in the
+        // dynamic symbol table for Leptonica's call to reach it.
+        .target(
+            name: "CLineImages",
+            linkerSettings: [
+                .linkedLibrary("dl"),
+                .unsafeFlags(["-Xlinker", "--export-dynamic-symbol=png_set_compression_level"]),
+            ]
+        ),
         .target(name: "ScanCore", swiftSettings: optimizedKernels),
-        .target(name: "TextRecognition", dependencies: ["CTesseract", "CTurboJPEG", "ScanCore"]),
+        .target(name: "TextRecognition", dependencies: ["CTesseract", "CTurboJPEG", "CLineImages", "ScanCore"]),
         .target(
             name: "ScanCLI",
             dependencies: [

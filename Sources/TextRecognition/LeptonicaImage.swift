@@ -139,7 +139,7 @@ final class LeptonicaImage {
         return image
     }
 
-    /// PNG bytes of the image.
+    /// JPEG bytes of the image.
     func jpegData(quality: Int) -> Data? {
         var bytes: UnsafeMutablePointer<UInt8>?
         var size = 0
@@ -148,6 +148,7 @@ final class LeptonicaImage {
         return Data(bytes: bytes, count: size)
     }
 
+    /// PNG bytes of the image.
     func pngData() -> Data? {
         var bytes: UnsafeMutablePointer<UInt8>?
         var size = 0

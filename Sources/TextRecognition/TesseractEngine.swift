@@ -1,3 +1,4 @@
+import CLineImages
 import CTesseract
 import Foundation
 import ScanCore
@@ -92,6 +93,9 @@ struct EngineOutput {
 final class TesseractEngine {
     private let handle: OpaquePointer
     let configuration: EngineConfiguration
+    /// Whether Tesseract's in-memory line PNGs are written stored rather than compressed while
+    /// this engine recognises (see CLineImages). Only the tests turn it off, to compare.
+    var storesLineImages = true
 
     /// Starts an engine (about 0.08 s for `eng`). Throws when the language data is missing or
     /// Tesseract refuses it.
@@ -146,7 +150,11 @@ final class TesseractEngine {
 
         let monitor = RecognitionMonitor(deadline: deadline, cancel: cancel)
         let start = DispatchTime.now().uptimeNanoseconds
+        // Tesseract round-trips every line image through an in-memory PNG; stored, not
+        // compressed, on this thread while it recognises (see CLineImages).
+        scantext_line_images_stored(storesLineImages ? 1 : 0)
         let status = TessBaseAPIRecognize(handle, monitor.pointer)
+        scantext_line_images_stored(0)
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         if cancel?.isSet == true {
             throw RecognitionError(.cancelled, source: nil, "recognition was cancelled", remedy: "")

@@ -1,3 +1,4 @@
+import CLineImages
 import Foundation
 import ScanTestSupport
 import ScanCore
@@ -72,5 +73,54 @@ struct FlatScanCorpusTests {
             let page = try ImageSource.open(path: folder + "/" + name).page(0, luminanceOnly: true)
             #expect(detector.detect(in: page.image) == nil, "\(set)/\(name) was given a page outline")
         }
+    }
+}
+
+/// Tesseract's line images go through an in-memory PNG; scantext writes those stored.
+struct LineImageTests {
+    /// A 320×200 grey page of stripes and a gradient: zlib shrinks it to a few kB.
+    static let page: PixelBuffer = {
+        var pixels = [UInt8](repeating: 255, count: 320 * 200)
+        for y in 0..<200 where y % 20 < 6 {
+            for x in 0..<320 { pixels[y * 320 + x] = UInt8(x * 255 / 319) }
+        }
+        return (try? PixelBuffer(width: 320, height: 200, format: .gray, pixels: pixels)) ?? PixelBuffer(width: 1, height: 1, format: .gray, fill: 0)
+    }()
+
+    @Test("Leptonica's PNG writer reaches scantext's level hook, which writes stored PNGs only while switched on")
+    func storedOnlyWhenSwitchedOn() throws {
+        #expect(scantext_line_images_hooked() == 1, "png_set_compression_level is not exported from the test binary")
+        let compressed = try #require(PNGEncoder.encode(Self.page))
+        scantext_line_images_stored(1)
+        let stored = PNGEncoder.encode(Self.page)
+        scantext_line_images_stored(0)
+        let again = try #require(PNGEncoder.encode(Self.page))
+        let storedBytes = try #require(stored)
+        #expect(compressed.count < 8_000)
+        #expect(storedBytes.count > 320 * 200, "\(storedBytes.count) bytes: still compressed")
+        #expect(again == compressed)
+        // Lossless both ways: the same pixels come back.
+        for data in [compressed, storedBytes] {
+            let back = try ImageSource(name: "line.png", data: data).page(0).image
+            #expect(back.pixels == Self.page.pixels)
+        }
+    }
+
+    @Test("stored line images leave recognition exactly as it was", .enabled(if: Fixtures.hasEnglish, "English language data is not installed"))
+    func sameResults() throws {
+        let engine = try TesseractEngine(EngineConfiguration())
+        let page = try ImageSource.open(path: Fixtures.sample("noisy.jpg")).page(0)
+        func read() throws -> EngineOutput {
+            try engine.recognize(page.image, resolution: page.resolution, deadline: nil, pageNumber: 1,
+                                 wantTSV: false, wantHOCR: false, cancel: nil)
+        }
+        let stored = try read()
+        #expect(scantext_line_images_are_stored() == 0, "the switch is left on after recognition")
+        engine.storesLineImages = false
+        let compressed = try read()
+        #expect(stored.text == compressed.text)
+        #expect(stored.words == compressed.words)
+        #expect(stored.confidence == compressed.confidence)
+        #expect(!stored.words.isEmpty)
     }
 }
