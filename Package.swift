@@ -20,6 +20,12 @@ let optimizedKernels: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration
 /// For code built for the baseline that must know what the kernels need.
 let kernelTargetName: [SwiftSetting] = wideVectors ? [.define("SCANCORE_X86_64_V3")] : []
 
+/// The library functions CTesseractHooks defines in place of libpng's and libgomp's.
+let hookedSymbols = [
+    "png_set_compression_level",
+    "GOMP_parallel", "GOMP_parallel_sections", "GOMP_sections_next", "GOMP_sections_end_nowait",
+]
+
 let package = Package(
     name: "scantext",
     platforms: [.macOS(.v15)],
@@ -43,18 +49,18 @@ let package = Package(
             pkgConfig: "libturbojpeg",
             providers: [.apt(["libturbojpeg0-dev"])]
         ),
-        // Makes the PNGs Tesseract writes of each text line, in memory only, uncompressed
-        // (see its header). Executables export no symbols by default; this one must be in the
-        // dynamic symbol table for Leptonica's call to reach it.
+        // Hooks that spare Tesseract work which changes nothing in its results (see the
+        // header). Executables export no symbols by default; these must be in the dynamic
+        // symbol table for Tesseract's and Leptonica's calls to reach them.
         .target(
-            name: "CLineImages",
+            name: "CTesseractHooks",
             linkerSettings: [
                 .linkedLibrary("dl"),
-                .unsafeFlags(["-Xlinker", "--export-dynamic-symbol=png_set_compression_level"]),
+                .unsafeFlags(hookedSymbols.flatMap { ["-Xlinker", "--export-dynamic-symbol=\($0)"] }),
             ]
         ),
         .target(name: "ScanCore", swiftSettings: optimizedKernels),
-        .target(name: "TextRecognition", dependencies: ["CTesseract", "CTurboJPEG", "CLineImages", "ScanCore"]),
+        .target(name: "TextRecognition", dependencies: ["CTesseract", "CTurboJPEG", "CTesseractHooks", "ScanCore"]),
         .target(
             name: "ScanCLI",
             dependencies: [

@@ -1,5 +1,5 @@
-import CLineImages
 import CTesseract
+import CTesseractHooks
 import Foundation
 import ScanCore
 
@@ -93,9 +93,11 @@ struct EngineOutput {
 final class TesseractEngine {
     private let handle: OpaquePointer
     let configuration: EngineConfiguration
-    /// Whether Tesseract's in-memory line PNGs are written stored rather than compressed while
-    /// this engine recognises (see CLineImages). Only the tests turn it off, to compare.
+    /// Whether Tesseract's in-memory line PNGs are written stored rather than compressed, and
+    /// its OpenMP regions run inline, while this engine recognises (see CTesseractHooks). Only
+    /// the tests turn them off, to compare.
     var storesLineImages = true
+    var runsOpenMPInline = true
 
     /// Starts an engine (about 0.08 s for `eng`). Throws when the language data is missing or
     /// Tesseract refuses it.
@@ -150,10 +152,13 @@ final class TesseractEngine {
 
         let monitor = RecognitionMonitor(deadline: deadline, cancel: cancel)
         let start = DispatchTime.now().uptimeNanoseconds
-        // Tesseract round-trips every line image through an in-memory PNG; stored, not
-        // compressed, on this thread while it recognises (see CLineImages).
+        // Work that changes nothing in the results, spared on this thread while it recognises
+        // (see CTesseractHooks): line images are round-tripped through stored PNGs, and OpenMP
+        // regions run inline instead of in a team of one.
         scantext_line_images_stored(storesLineImages ? 1 : 0)
+        scantext_openmp_inline(runsOpenMPInline ? 1 : 0)
         let status = TessBaseAPIRecognize(handle, monitor.pointer)
+        scantext_openmp_inline(0)
         scantext_line_images_stored(0)
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         if cancel?.isSet == true {

@@ -1,4 +1,4 @@
-import CLineImages
+import CTesseractHooks
 import Foundation
 import ScanTestSupport
 import ScanCore
@@ -76,8 +76,8 @@ struct FlatScanCorpusTests {
     }
 }
 
-/// Tesseract's line images go through an in-memory PNG; scantext writes those stored.
-struct LineImageTests {
+/// The hooks that spare Tesseract work which changes nothing in its results.
+struct TesseractHookTests {
     /// A 320×200 grey page of stripes and a gradient: zlib shrinks it to a few kB.
     static let page: PixelBuffer = {
         var pixels = [UInt8](repeating: 255, count: 320 * 200)
@@ -106,21 +106,36 @@ struct LineImageTests {
         }
     }
 
-    @Test("stored line images leave recognition exactly as it was", .enabled(if: Fixtures.hasEnglish, "English language data is not installed"))
+    @Test("Tesseract's OpenMP entry points resolve to scantext's hooks")
+    func openMPHooked() {
+        #expect(scantext_openmp_hooked() == 1, "the GOMP_* hooks are not exported from the test binary")
+        #expect(scantext_openmp_is_inline() == 0)
+    }
+
+    @Test("with the hooks on, recognition gives exactly what it gives with them off", .enabled(if: Fixtures.hasEnglish, "English language data is not installed"))
     func sameResults() throws {
         let engine = try TesseractEngine(EngineConfiguration())
         let page = try ImageSource.open(path: Fixtures.sample("noisy.jpg")).page(0)
         func read() throws -> EngineOutput {
             try engine.recognize(page.image, resolution: page.resolution, deadline: nil, pageNumber: 1,
-                                 wantTSV: false, wantHOCR: false, cancel: nil)
+                                 wantTSV: true, wantHOCR: false, cancel: nil)
         }
-        let stored = try read()
-        #expect(scantext_line_images_are_stored() == 0, "the switch is left on after recognition")
+        let before = scantext_openmp_inline_regions()
+        let hooked = try read()
+        let inlined = scantext_openmp_inline_regions() - before
+        #expect(scantext_line_images_are_stored() == 0, "the line-image switch is left on after recognition")
+        #expect(scantext_openmp_is_inline() == 0, "the OpenMP switch is left on after recognition")
+        // Every LSTM time step opens a region: thousands on a page.
+        #expect(inlined > 1_000, "only \(inlined) OpenMP regions ran inline")
+
         engine.storesLineImages = false
-        let compressed = try read()
-        #expect(stored.text == compressed.text)
-        #expect(stored.words == compressed.words)
-        #expect(stored.confidence == compressed.confidence)
-        #expect(!stored.words.isEmpty)
+        engine.runsOpenMPInline = false
+        let plain = try read()
+        #expect(scantext_openmp_inline_regions() - before == inlined, "regions ran inline with the switch off")
+        #expect(hooked.text == plain.text)
+        #expect(hooked.words == plain.words)
+        #expect(hooked.confidence == plain.confidence)
+        #expect(hooked.tsv == plain.tsv)
+        #expect(!hooked.words.isEmpty)
     }
 }
