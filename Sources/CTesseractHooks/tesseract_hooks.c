@@ -62,8 +62,9 @@ int scantext_line_images_hooked(void) {
 
 static _Thread_local int inline_openmp = 0;
 static _Thread_local unsigned long inline_regions = 0;
-// The `parallel sections` region running inline on this thread: the next section to hand out
-// (1-based, as GOMP_sections_next numbers them) and how many there are. Zero count: none.
+// The `parallel sections` region running inline on this thread, if any: the next section to
+// hand out (1-based, as GOMP_sections_next numbers them) and how many there are.
+static _Thread_local int in_sections = 0;
 static _Thread_local unsigned sections_next = 0, sections_count = 0;
 
 void GOMP_parallel(region_function fn, void *data, unsigned threads, unsigned flags) {
@@ -71,10 +72,11 @@ void GOMP_parallel(region_function fn, void *data, unsigned threads, unsigned fl
         inline_regions++;
         // A region inside inline sections is not one of them: its own construct, if any, is
         // the caller's business, and the enclosing sections resume afterwards.
+        int outer = in_sections;
         unsigned next = sections_next, count = sections_count;
-        sections_next = 0;
-        sections_count = 0;
+        in_sections = 0;
         fn(data);
+        in_sections = outer;
         sections_next = next;
         sections_count = count;
         return;
@@ -86,12 +88,15 @@ void GOMP_parallel(region_function fn, void *data, unsigned threads, unsigned fl
 void GOMP_parallel_sections(region_function fn, void *data, unsigned threads, unsigned count, unsigned flags) {
     if (inline_openmp) {
         inline_regions++;
-        unsigned next = sections_next, outer = sections_count;
+        int outer = in_sections;
+        unsigned next = sections_next, outer_count = sections_count;
+        in_sections = 1;
         sections_next = 1;
         sections_count = count;
         fn(data);
+        in_sections = outer;
         sections_next = next;
-        sections_count = outer;
+        sections_count = outer_count;
         return;
     }
     pthread_once(&resolve_once, resolve);
@@ -99,7 +104,7 @@ void GOMP_parallel_sections(region_function fn, void *data, unsigned threads, un
 }
 
 unsigned GOMP_sections_next(void) {
-    if (inline_openmp && sections_count > 0) {
+    if (in_sections) {
         if (sections_next <= sections_count) return sections_next++;
         return 0;
     }
@@ -108,7 +113,7 @@ unsigned GOMP_sections_next(void) {
 }
 
 void GOMP_sections_end_nowait(void) {
-    if (inline_openmp && sections_count > 0) return;
+    if (in_sections) return;
     pthread_once(&resolve_once, resolve);
     if (libgomp_sections_end_nowait) libgomp_sections_end_nowait();
 }
