@@ -84,12 +84,22 @@ public struct Quad: Sendable, Hashable, Codable, CustomStringConvertible {
 
     public var corners: [Point] { [topLeft, topRight, bottomRight, bottomLeft] }
 
+    /// Corner `i` of TL, TR, BR, BL, taken modulo 4. The per-pixel and per-candidate tests
+    /// below read corners through this, not `corners`, so they allocate nothing.
+    @inline(__always) func corner(_ i: Int) -> Point {
+        switch i & 3 {
+        case 0: topLeft
+        case 1: topRight
+        case 2: bottomRight
+        default: bottomLeft
+        }
+    }
+
     /// Signed area by the shoelace formula: positive for clockwise corners in image coordinates
     /// (y down), which is the TL, TR, BR, BL order.
     public var signedArea: Double {
-        let c = corners
         var s = 0.0
-        for i in 0..<4 { s += Point.cross(c[i], c[(i + 1) % 4]) }
+        for i in 0..<4 { s += Point.cross(corner(i), corner(i + 1)) }
         return s / 2
     }
 
@@ -97,16 +107,16 @@ public struct Quad: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// Whether `p` lies inside the quad or on its outline (for a convex quad).
     public func contains(_ p: Point) -> Bool {
-        let c = corners, sign: Double = signedArea >= 0 ? 1 : -1
-        return (0..<4).allSatisfy { sign * Point.cross(c[($0 + 1) % 4] - c[$0], p - c[$0]) >= 0 }
+        let sign: Double = signedArea >= 0 ? 1 : -1
+        for i in 0..<4 where !(sign * Point.cross(corner(i + 1) - corner(i), p - corner(i)) >= 0) { return false }
+        return true
     }
 
     /// True when the corners turn the same way at every vertex and the quad has area.
     public var isConvex: Bool {
-        let c = corners
         var sign = 0.0
         for i in 0..<4 {
-            let z = Point.cross(c[(i + 1) % 4] - c[i], c[(i + 2) % 4] - c[(i + 1) % 4])
+            let z = Point.cross(corner(i + 1) - corner(i), corner(i + 2) - corner(i + 1))
             guard abs(z) > 1e-9 else { return false }
             if sign == 0 { sign = z } else if (z > 0) != (sign > 0) { return false }
         }
@@ -179,5 +189,32 @@ extension Substring {
         while s.first == " " { s.removeFirst() }
         while s.last == " " { s.removeLast() }
         return s
+    }
+}
+
+extension Array where Element == Float {
+    /// The element that `sorted()[k]` would give, found by selection in linear expected time;
+    /// the array is left partly reordered. `k` must be a valid index; no element may be NaN.
+    mutating func selectKth(_ k: Int) -> Float {
+        precondition(indices.contains(k), "selectKth(\(k)) of \(count) elements")
+        return withUnsafeMutableBufferPointer { a in
+            var low = 0, high = a.count - 1
+            while low < high {
+                // Median of three as the pivot keeps sorted and reversed runs linear.
+                let mid = low + (high - low) / 2
+                if a[mid] < a[low] { a.swapAt(mid, low) }
+                if a[high] < a[low] { a.swapAt(high, low) }
+                if a[high] < a[mid] { a.swapAt(high, mid) }
+                let pivot = a[mid]
+                var i = low, j = high
+                while i <= j {
+                    while a[i] < pivot { i += 1 }
+                    while a[j] > pivot { j -= 1 }
+                    if i <= j { a.swapAt(i, j); i += 1; j -= 1 }
+                }
+                if k <= j { high = j } else if k >= i { low = i } else { return a[k] }
+            }
+            return a[k]
+        }
     }
 }

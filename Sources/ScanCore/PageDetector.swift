@@ -216,24 +216,29 @@ struct GradientField {
                 }
             }
         }
-        // Peaks, strongest first, with non-maximum suppression in (θ, ρ).
-        var candidates: [(Float, Int, Int)] = []
-        for t in 0..<Self.thetaBins {
-            for r in 0..<rhoBins {
-                let v = accumulator[t * rhoBins + r]
-                if v > 0 { candidates.append((v, t, r)) }
-            }
-        }
-        candidates.sort { $0.0 > $1.0 }
+        // Peaks, strongest first (ties in accumulator order), with non-maximum suppression in
+        // (θ, ρ). The search rarely reads past the strongest few hundred cells, so the cells
+        // above a fraction of the maximum are ordered first; only when they run out before
+        // `maxLines` lines are found are all cells ordered. Either way the sequence read is a
+        // prefix of the full ordering, so the lines are the same.
+        let peak = accumulator.max() ?? 0
+        guard peak > 0 else { return [] }
         var lines: [Line] = []
         let minDistance = Double(max(width, height)) * 0.02 + 3
-        for (v, t, r) in candidates {
-            guard lines.count < maxLines else { break }
-            let theta = Double(t) * .pi / Double(Self.thetaBins)
-            let rho = Double(r - diag)
-            let line = Line(theta: theta, rho: rho, votes: Double(v))
-            if lines.contains(where: { Self.similar($0, line, minDistance) }) { continue }
-            lines.append(line)
+        for floor in [peak / 6, Float.leastNonzeroMagnitude] {
+            var candidates: [(value: Float, index: Int)] = []
+            for (i, v) in accumulator.enumerated() where v >= floor { candidates.append((v, i)) }
+            candidates.sort { $0.value > $1.value || ($0.value == $1.value && $0.index < $1.index) }
+            lines.removeAll(keepingCapacity: true)
+            for (v, i) in candidates {
+                guard lines.count < maxLines else { break }
+                let theta = Double(i / rhoBins) * .pi / Double(Self.thetaBins)
+                let rho = Double(i % rhoBins - diag)
+                let line = Line(theta: theta, rho: rho, votes: Double(v))
+                if lines.contains(where: { Self.similar($0, line, minDistance) }) { continue }
+                lines.append(line)
+            }
+            if lines.count == maxLines { break }
         }
         return lines
     }
@@ -304,11 +309,12 @@ struct GradientField {
                         guard area >= minimumAreaFraction, area <= 1.02, quad.isConvex, inBounds(quad) else { continue }
                         // A quad leaning on more than one side of the frame would crop the
                         // image with little evidence; the whole frame means "flat scan".
-                        let borders = [horizontal[a], horizontal[b], vertical[c], vertical[d]].filter(\.isBorder).count
+                        let borders = (horizontal[a].isBorder ? 1 : 0) + (horizontal[b].isBorder ? 1 : 0)
+                            + (vertical[c].isBorder ? 1 : 0) + (vertical[d].isBorder ? 1 : 0)
                         guard borders <= 1 || borders == 4 else { continue }
                         // Sides run clockwise (top, right, bottom, left), so "inside" is on the
                         // normal's side; bottom and left run against their cache key's order.
-                        let lengths = [tl.distance(to: tr), tr.distance(to: br), br.distance(to: bl), bl.distance(to: tl)]
+                        let lengths = SIMD4(tl.distance(to: tr), tr.distance(to: br), br.distance(to: bl), bl.distance(to: tl))
                         // A side adds at most its length to the score and an unbacked one takes it
                         // away, so once the ranking is full, a quad that cannot beat its last entry
                         // even with its remaining sides fully backed is dropped before they are
@@ -316,7 +322,7 @@ struct GradientField {
                         let bar = ranked.count == Self.rankedCandidates ? ranked[ranked.count - 1].score * perimeter - 1e-9 : -Double.infinity
                         var bound = lengths[0] + lengths[1] + lengths[2] + lengths[3]
                         guard bound > bar else { continue }
-                        var supports = [Double](repeating: 0, count: 4)
+                        var supports = SIMD4<Double>(repeating: 0)
                         var beaten = false
                         for k in 0..<4 {
                             supports[k] = switch k {
@@ -363,7 +369,7 @@ struct GradientField {
     /// longer. An unbacked stretch costs as much as a backed one gains, so a large outline
     /// drawn through clutter still loses, and so does one leaning on the frame where the page
     /// itself is in view.
-    static func score(supports: [Double], lengths: [Double], perimeter: Double) -> Double {
+    static func score(supports: SIMD4<Double>, lengths: SIMD4<Double>, perimeter: Double) -> Double {
         var balance = 0.0
         for i in 0..<4 { balance += (2 * supports[i] - 1) * lengths[i] }
         return balance / perimeter
@@ -432,15 +438,18 @@ struct GradientField {
             }
         }
         guard inside.count > 0, outside.count >= 50 else { return nil }
-        inside.sort()
-        outside.sort()
-        return (inside[inside.count / 2], outside[outside.count / 2])
+        return (inside.selectKth(inside.count / 2), outside.selectKth(outside.count / 2))
     }
 
     /// Corners may sit a little outside the frame (a page cut by the photo's edge).
     func inBounds(_ q: Quad) -> Bool {
         let mx = Double(width) * 0.08, my = Double(height) * 0.08
-        return q.corners.allSatisfy { $0.x >= -mx && $0.x <= Double(width) + mx && $0.y >= -my && $0.y <= Double(height) + my }
+        let w = Double(width), h = Double(height)
+        for i in 0..<4 {
+            let c = q.corner(i)
+            guard c.x >= -mx && c.x <= w + mx && c.y >= -my && c.y <= h + my else { return false }
+        }
+        return true
     }
 
     /// Sides in the order top, right, bottom, left, as point pairs.
