@@ -87,3 +87,22 @@ import Testing
         #expect(throws: ScanCoreError.self) { try h.inverted() }
     }
 }
+
+@Suite struct SelectionTests {
+    @Test("selectKth gives the k-th smallest, as sorting would, with ties, runs and one element")
+    func matchesSorting() {
+        var generator = SystemRandomNumberGenerator()
+        var arrays: [[Float]] = [[7], (0..<50).map(Float.init), (0..<50).reversed().map(Float.init), [Float](repeating: 3, count: 9)]
+        for n in [2, 3, 10, 101, 1000] {
+            arrays.append((0..<n).map { _ in Float(Int.random(in: 0..<(n / 3 + 2), using: &generator)) })
+            arrays.append((0..<n).map { _ in Float.random(in: -1...1, using: &generator) })
+        }
+        for values in arrays {
+            let sorted = values.sorted()
+            for k in Set([0, values.count / 2, values.count - 1, values.count / 10]) {
+                var copy = values
+                #expect(copy.selectKth(k) == sorted[k], "k = \(k) of \(values.count)")
+            }
+        }
+    }
+}
