@@ -125,6 +125,9 @@ final class TesseractEngine {
         self.configuration = configuration
     }
 
+    /// The page segmentation mode Tesseract will use, as it reports it.
+    var pageSegmentationMode: Int { Int(TessBaseAPIGetPageSegMode(handle).rawValue) }
+
     deinit {
         TessBaseAPIEnd(handle)
         TessBaseAPIDelete(handle)

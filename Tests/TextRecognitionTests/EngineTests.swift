@@ -39,6 +39,13 @@ struct EngineTests {
         }
     }
 
+    @Test("an engine segments pages automatically (3), as the tesseract CLI does, unless told otherwise")
+    func defaultSegmentation() throws {
+        // The C API's own default is 6 (one block of text), which reads columns as one.
+        #expect(try TesseractEngine(EngineConfiguration()).pageSegmentationMode == 3)
+        #expect(try TesseractEngine(EngineConfiguration(pageSegmentationMode: 6)).pageSegmentationMode == 6)
+    }
+
     @Test("missing language data names the Debian package")
     func missingLanguage() {
         #expect { try TesseractEngine(EngineConfiguration(languages: "zzz")) } throws: {
