@@ -67,18 +67,25 @@ static _Thread_local unsigned long inline_regions = 0;
 static _Thread_local int in_sections = 0;
 static _Thread_local unsigned sections_next = 0, sections_count = 0;
 
+// Runs a region's body on this thread. `sections` is how many sections it hands out through
+// GOMP_sections_next, or -1 for a region that is not a `parallel sections` one: a region inside
+// inline sections is not one of them, and the enclosing sections resume afterwards.
+static void run_inline(region_function fn, void *data, long sections) {
+    inline_regions++;
+    int outer = in_sections;
+    unsigned next = sections_next, count = sections_count;
+    in_sections = sections >= 0;
+    sections_next = 1;
+    sections_count = sections >= 0 ? (unsigned)sections : 0;
+    fn(data);
+    in_sections = outer;
+    sections_next = next;
+    sections_count = count;
+}
+
 void GOMP_parallel(region_function fn, void *data, unsigned threads, unsigned flags) {
     if (inline_openmp) {
-        inline_regions++;
-        // A region inside inline sections is not one of them: its own construct, if any, is
-        // the caller's business, and the enclosing sections resume afterwards.
-        int outer = in_sections;
-        unsigned next = sections_next, count = sections_count;
-        in_sections = 0;
-        fn(data);
-        in_sections = outer;
-        sections_next = next;
-        sections_count = count;
+        run_inline(fn, data, -1);
         return;
     }
     pthread_once(&resolve_once, resolve);
@@ -87,16 +94,7 @@ void GOMP_parallel(region_function fn, void *data, unsigned threads, unsigned fl
 
 void GOMP_parallel_sections(region_function fn, void *data, unsigned threads, unsigned count, unsigned flags) {
     if (inline_openmp) {
-        inline_regions++;
-        int outer = in_sections;
-        unsigned next = sections_next, outer_count = sections_count;
-        in_sections = 1;
-        sections_next = 1;
-        sections_count = count;
-        fn(data);
-        in_sections = outer;
-        sections_next = next;
-        sections_count = outer_count;
+        run_inline(fn, data, count);
         return;
     }
     pthread_once(&resolve_once, resolve);

@@ -193,10 +193,11 @@ extension Substring {
 }
 
 extension Array where Element == Float {
-    /// The element that `sorted()[k]` would give, found by selection in linear expected time;
-    /// the array is left partly reordered. `k` must be a valid index; no element may be NaN.
-    mutating func selectKth(_ k: Int) -> Float {
-        precondition(indices.contains(k), "selectKth(\(k)) of \(count) elements")
+    /// The element that `sorted()[k]` would give, found by selection in linear expected time,
+    /// or nil when `k` is not an index; the array is left partly reordered. No element may be
+    /// NaN (the detector's are grey levels).
+    mutating func selectKth(_ k: Int) -> Float? {
+        guard indices.contains(k) else { return nil }
         return withUnsafeMutableBufferPointer { a in
             var low = 0, high = a.count - 1
             while low < high {

@@ -437,8 +437,9 @@ struct GradientField {
                 if q.contains(Point(Double(x) + 0.5, Double(y) + 0.5)) { inside.append(value) } else { outside.append(value) }
             }
         }
-        guard inside.count > 0, outside.count >= 50 else { return nil }
-        return (inside.selectKth(inside.count / 2), outside.selectKth(outside.count / 2))
+        guard outside.count >= 50, let insideMedian = inside.selectKth(inside.count / 2),
+              let outsideMedian = outside.selectKth(outside.count / 2) else { return nil }
+        return (insideMedian, outsideMedian)
     }
 
     /// Corners may sit a little outside the frame (a page cut by the photo's edge).
