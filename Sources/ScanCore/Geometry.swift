@@ -219,3 +219,51 @@ extension Array where Element == Float {
         }
     }
 }
+
+/// The positive cells of a vote array, strongest first and, among equal votes, lowest index
+/// first: the order a full sort by (votes descending, index ascending) gives. Built as a binary
+/// heap in linear time; each cell read costs a logarithmic step, so a search that stops after
+/// the first few hundred cells never pays for ordering the rest.
+struct StrongestCells: Sequence, IteratorProtocol {
+    private var heap: [(value: Float, index: Int32)] = []
+
+    init(_ votes: [Float]) {
+        heap.reserveCapacity(votes.count / 4)
+        for (i, v) in votes.enumerated() where v > 0 { heap.append((v, Int32(truncatingIfNeeded: i))) }
+        var i = heap.count / 2
+        while i > 0 { i -= 1; siftDown(i) }
+    }
+
+    /// `a` comes before `b`: more votes, or as many and a lower index.
+    @inline(__always)
+    private static func before(_ a: (value: Float, index: Int32), _ b: (value: Float, index: Int32)) -> Bool {
+        a.value > b.value || (a.value == b.value && a.index < b.index)
+    }
+
+    private mutating func siftDown(_ start: Int) {
+        heap.withUnsafeMutableBufferPointer { h in
+            let n = h.count
+            var i = start
+            let item = h[i]
+            while true {
+                var child = 2 * i + 1
+                guard child < n else { break }
+                if child + 1 < n && Self.before(h[child + 1], h[child]) { child += 1 }
+                guard Self.before(h[child], item) else { break }
+                h[i] = h[child]
+                i = child
+            }
+            h[i] = item
+        }
+    }
+
+    mutating func next() -> (value: Float, index: Int)? {
+        guard let top = heap.first else { return nil }
+        let last = heap.removeLast()
+        if !heap.isEmpty {
+            heap[0] = last
+            siftDown(0)
+        }
+        return (top.value, Int(top.index))
+    }
+}

@@ -217,28 +217,17 @@ struct GradientField {
             }
         }
         // Peaks, strongest first (ties in accumulator order), with non-maximum suppression in
-        // (θ, ρ). The search rarely reads past the strongest few hundred cells, so the cells
-        // above a fraction of the maximum are ordered first; only when they run out before
-        // `maxLines` lines are found are all cells ordered. Either way the sequence read is a
-        // prefix of the full ordering, so the lines are the same.
-        let peak = accumulator.max() ?? 0
-        guard peak > 0 else { return [] }
+        // (θ, ρ). The search rarely reads past the strongest few hundred cells, so they come
+        // from a heap rather than a sort of every cell; the order is the same.
         var lines: [Line] = []
         let minDistance = Double(max(width, height)) * 0.02 + 3
-        for floor in [peak / 6, Float.leastNonzeroMagnitude] {
-            var candidates: [(value: Float, index: Int)] = []
-            for (i, v) in accumulator.enumerated() where v >= floor { candidates.append((v, i)) }
-            candidates.sort { $0.value > $1.value || ($0.value == $1.value && $0.index < $1.index) }
-            lines.removeAll(keepingCapacity: true)
-            for (v, i) in candidates {
-                guard lines.count < maxLines else { break }
-                let theta = Double(i / rhoBins) * .pi / Double(Self.thetaBins)
-                let rho = Double(i % rhoBins - diag)
-                let line = Line(theta: theta, rho: rho, votes: Double(v))
-                if lines.contains(where: { Self.similar($0, line, minDistance) }) { continue }
-                lines.append(line)
-            }
-            if lines.count == maxLines { break }
+        for (v, i) in StrongestCells(accumulator) {
+            guard lines.count < maxLines else { break }
+            let theta = Double(i / rhoBins) * .pi / Double(Self.thetaBins)
+            let rho = Double(i % rhoBins - diag)
+            let line = Line(theta: theta, rho: rho, votes: Double(v))
+            if lines.contains(where: { Self.similar($0, line, minDistance) }) { continue }
+            lines.append(line)
         }
         return lines
     }

@@ -105,4 +105,21 @@ import Testing
             }
         }
     }
+
+    @Test("StrongestCells yields the positive cells as a sort by votes, then index, orders them")
+    func strongestCellsMatchSorting() {
+        var generator = SystemRandomNumberGenerator()
+        var arrays: [[Float]] = [[], [0, 0], [5], [Float](repeating: 2, count: 40), (0..<64).map(Float.init)]
+        for n in [3, 17, 500, 5000] {
+            // Few distinct values, so ties are common; zeros are never yielded.
+            arrays.append((0..<n).map { _ in Float(Int.random(in: 0..<(n / 10 + 3), using: &generator)) })
+            arrays.append((0..<n).map { _ in Float.random(in: 0...1, using: &generator) })
+        }
+        for votes in arrays {
+            let expected = votes.enumerated().filter { $0.element > 0 }
+                .sorted { $0.element > $1.element || ($0.element == $1.element && $0.offset < $1.offset) }
+                .map(\.offset)
+            #expect(StrongestCells(votes).map(\.index) == expected, "\(votes.count) cells")
+        }
+    }
 }
