@@ -221,22 +221,32 @@ extension Array where Element == Float {
 }
 
 /// The positive cells of a vote array, strongest first and, among equal votes, lowest index
-/// first: the order a full sort by (votes descending, index ascending) gives. Built as a binary
-/// heap in linear time; each cell read costs a logarithmic step, so a search that stops after
-/// the first few hundred cells never pays for ordering the rest.
+/// first: the order a full sort by (votes descending, index ascending) gives. The cells at or
+/// above `floor` are heaped first (linear time) and read off in logarithmic steps; the weaker
+/// ones are heaped only if the reader gets through all of those. A search that stops after the
+/// first few hundred cells never pays for ordering the rest.
 struct StrongestCells: Sequence, IteratorProtocol {
-    private var heap: [(value: Float, index: Int32)] = []
+    typealias Cell = (value: Float, index: Int32)
+    private let votes: [Float]
+    private var floor: Float
+    private var heap: [Cell] = []
 
-    init(_ votes: [Float]) {
-        heap.reserveCapacity(votes.count / 4)
-        for (i, v) in votes.enumerated() where v > 0 { heap.append((v, Int32(truncatingIfNeeded: i))) }
+    init(_ votes: [Float], floor: Float = 0) {
+        self.votes = votes
+        self.floor = floor
+        fill { $0 >= floor && $0 > 0 }
+    }
+
+    private mutating func fill(_ include: (Float) -> Bool) {
+        heap.removeAll(keepingCapacity: true)
+        for (i, v) in votes.enumerated() where include(v) { heap.append((v, Int32(truncatingIfNeeded: i))) }
         var i = heap.count / 2
         while i > 0 { i -= 1; siftDown(i) }
     }
 
     /// `a` comes before `b`: more votes, or as many and a lower index.
     @inline(__always)
-    private static func before(_ a: (value: Float, index: Int32), _ b: (value: Float, index: Int32)) -> Bool {
+    private static func before(_ a: Cell, _ b: Cell) -> Bool {
         a.value > b.value || (a.value == b.value && a.index < b.index)
     }
 
@@ -258,6 +268,12 @@ struct StrongestCells: Sequence, IteratorProtocol {
     }
 
     mutating func next() -> (value: Float, index: Int)? {
+        if heap.isEmpty && floor > 0 {
+            // Every cell above the floor has been read: the weaker ones follow, all below them.
+            let below = floor
+            floor = 0
+            fill { $0 > 0 && $0 < below }
+        }
         guard let top = heap.first else { return nil }
         let last = heap.removeLast()
         if !heap.isEmpty {

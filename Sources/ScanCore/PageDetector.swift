@@ -119,34 +119,79 @@ struct GradientField {
         magnitude = [Float](repeating: 0, count: n)
         luma = [Float](repeating: 0, count: n)
         for ch in 0..<channels {
-            var plane = [Float](repeating: 0, count: n)
-            image.pixels.withUnsafeBufferPointer { src in
-                for i in 0..<n { plane[i] = Float(src[i * channels + ch]) }
+            var plane = [Float](unsafeUninitializedCapacity: n) { out, initialized in
+                image.pixels.withUnsafeBufferPointer { src in
+                    for i in 0..<n { out[i] = Float(src[i * channels + ch]) }
+                }
+                initialized = n
             }
             plane = Self.blur(plane, width, height)
-            for i in 0..<n { luma[i] += plane[i] / Float(channels) }
+            let share = Float(channels)
+            plane.withUnsafeBufferPointer { smooth in
+                luma.withUnsafeMutableBufferPointer { luma in
+                    for i in 0..<n { luma[i] += smooth[i] / share }
+                }
+            }
             accumulateSobel(plane)
         }
         threshold = edgeThreshold()
     }
 
-    /// Separable [1 4 6 4 1] / 16 smoothing with replicated borders.
+    /// Separable [1 4 6 4 1] / 16 smoothing with replicated borders. Each output is summed tap
+    /// by tap from the left (top), in the same order at the borders and inside, so the interior
+    /// loops can run without clamping and vectorise with the same results.
     static func blur(_ p: [Float], _ w: Int, _ h: Int) -> [Float] {
         var tmp = [Float](repeating: 0, count: p.count)
         var out = [Float](repeating: 0, count: p.count)
-        let k: [Float] = [1, 4, 6, 4, 1]
-        for y in 0..<h {
-            for x in 0..<w {
-                var s: Float = 0
-                for j in -2...2 { s += k[j + 2] * p[y * w + min(max(x + j, 0), w - 1)] }
-                tmp[y * w + x] = s / 16
+        p.withUnsafeBufferPointer { src in
+            tmp.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<h {
+                    let s = src.baseAddress! + y * w, d = dst.baseAddress! + y * w
+                    func clamped(_ x: Int) -> Float {
+                        var t: Float = 0
+                        t += 1 * s[min(max(x - 2, 0), w - 1)]
+                        t += 4 * s[min(max(x - 1, 0), w - 1)]
+                        t += 6 * s[min(max(x, 0), w - 1)]
+                        t += 4 * s[min(max(x + 1, 0), w - 1)]
+                        t += 1 * s[min(max(x + 2, 0), w - 1)]
+                        return t / 16
+                    }
+                    if w < 5 {
+                        for x in 0..<w { d[x] = clamped(x) }
+                        continue
+                    }
+                    d[0] = clamped(0)
+                    d[1] = clamped(1)
+                    for x in 2..<(w - 2) {
+                        var t: Float = 0
+                        t += 1 * s[x - 2]
+                        t += 4 * s[x - 1]
+                        t += 6 * s[x]
+                        t += 4 * s[x + 1]
+                        t += 1 * s[x + 2]
+                        d[x] = t / 16
+                    }
+                    d[w - 2] = clamped(w - 2)
+                    d[w - 1] = clamped(w - 1)
+                }
             }
         }
-        for y in 0..<h {
-            for x in 0..<w {
-                var s: Float = 0
-                for j in -2...2 { s += k[j + 2] * tmp[min(max(y + j, 0), h - 1) * w + x] }
-                out[y * w + x] = s / 16
+        tmp.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<h {
+                    let rows = (-2...2).map { src.baseAddress! + min(max(y + $0, 0), h - 1) * w }
+                    let r0 = rows[0], r1 = rows[1], r2 = rows[2], r3 = rows[3], r4 = rows[4]
+                    let d = dst.baseAddress! + y * w
+                    for x in 0..<w {
+                        var t: Float = 0
+                        t += 1 * r0[x]
+                        t += 4 * r1[x]
+                        t += 6 * r2[x]
+                        t += 4 * r3[x]
+                        t += 1 * r4[x]
+                        d[x] = t / 16
+                    }
+                }
             }
         }
         return out
@@ -156,16 +201,24 @@ struct GradientField {
     mutating func accumulateSobel(_ p: [Float]) {
         let w = width, h = height
         guard w > 2, h > 2 else { return }
-        for y in 1..<(h - 1) {
-            for x in 1..<(w - 1) {
-                let i = y * w + x
-                let dx = (p[i - w + 1] + 2 * p[i + 1] + p[i + w + 1]) - (p[i - w - 1] + 2 * p[i - 1] + p[i + w - 1])
-                let dy = (p[i + w - 1] + 2 * p[i + w] + p[i + w + 1]) - (p[i - w - 1] + 2 * p[i - w] + p[i - w + 1])
-                let m = (dx * dx + dy * dy).squareRoot() / 8
-                if m > magnitude[i] {
-                    magnitude[i] = m
-                    gx[i] = dx
-                    gy[i] = dy
+        p.withUnsafeBufferPointer { src in
+            magnitude.withUnsafeMutableBufferPointer { mag in
+                gx.withUnsafeMutableBufferPointer { gxs in
+                    gy.withUnsafeMutableBufferPointer { gys in
+                        for y in 1..<(h - 1) {
+                            let up = src.baseAddress! + (y - 1) * w, mid = up + w, down = mid + w
+                            let m = mag.baseAddress! + y * w, ox = gxs.baseAddress! + y * w, oy = gys.baseAddress! + y * w
+                            for x in 1..<(w - 1) {
+                                let dx = (up[x + 1] + 2 * mid[x + 1] + down[x + 1]) - (up[x - 1] + 2 * mid[x - 1] + down[x - 1])
+                                let dy = (down[x - 1] + 2 * down[x] + down[x + 1]) - (up[x - 1] + 2 * up[x] + up[x + 1])
+                                let value = (dx * dx + dy * dy).squareRoot() / 8
+                                let stronger = value > m[x]
+                                m[x] = stronger ? value : m[x]
+                                ox[x] = stronger ? dx : ox[x]
+                                oy[x] = stronger ? dy : oy[x]
+                            }
+                        }
+                    }
                 }
             }
         }
@@ -217,27 +270,45 @@ struct GradientField {
             }
         }
         // Peaks, strongest first (ties in accumulator order), with non-maximum suppression in
-        // (θ, ρ). The search rarely reads past the strongest few hundred cells, so they come
-        // from a heap rather than a sort of every cell; the order is the same.
+        // (θ, ρ). The search rarely reads past the strongest few thousand cells, so they come
+        // from a heap, the cells above a sixth of the peak first, rather than a sort of every
+        // cell; the order is the same. Each line taken marks the cells `similar` to it, so a
+        // candidate is dropped by one lookup instead of a comparison with every line so far.
         var lines: [Line] = []
         let minDistance = Double(max(width, height)) * 0.02 + 3
-        for (v, i) in StrongestCells(accumulator) {
+        var suppressed = [Bool](repeating: false, count: accumulator.count)
+        func theta(_ t: Int) -> Double { Double(t) * .pi / Double(Self.thetaBins) }
+        let peak = accumulator.max() ?? 0
+        for (v, i) in StrongestCells(accumulator, floor: peak / 6) {
             guard lines.count < maxLines else { break }
-            let theta = Double(i / rhoBins) * .pi / Double(Self.thetaBins)
-            let rho = Double(i % rhoBins - diag)
-            let line = Line(theta: theta, rho: rho, votes: Double(v))
-            if lines.contains(where: { Self.similar($0, line, minDistance) }) { continue }
+            if suppressed[i] { continue }
+            let line = Line(theta: theta(i / rhoBins), rho: Double(i % rhoBins - diag), votes: Double(v))
             lines.append(line)
+            // `similar` needs the angles within 5° (bins of 1°, so ±6 with rounding to spare,
+            // across the wrap at 180°) and ρ or −ρ within the distance.
+            let t0 = i / rhoBins
+            for dt in -6...6 {
+                let t = (t0 + dt + Self.thetaBins) % Self.thetaBins
+                for centre in [line.rho, -line.rho] {
+                    let low = max(0, Int((centre - minDistance).rounded(.down)) - 1 + diag)
+                    let high = min(rhoBins - 1, Int((centre + minDistance).rounded(.up)) + 1 + diag)
+                    guard low <= high else { continue }
+                    for r in low...high where Self.similar(line.theta, line.rho, theta(t), Double(r - diag), minDistance) {
+                        suppressed[t * rhoBins + r] = true
+                    }
+                }
+            }
         }
         return lines
     }
 
-    /// Lines within 5° and `distance` pixels of each other (θ wraps at 180° with ρ negated).
-    static func similar(_ a: Line, _ b: Line, _ distance: Double) -> Bool {
-        var dt = abs(a.theta - b.theta)
-        var rb = b.rho
+    /// Lines (θ, ρ) within 5° and `distance` pixels of each other (θ wraps at 180° with ρ
+    /// negated).
+    static func similar(_ thetaA: Double, _ rhoA: Double, _ thetaB: Double, _ rhoB: Double, _ distance: Double) -> Bool {
+        var dt = abs(thetaA - thetaB)
+        var rb = rhoB
         if dt > .pi / 2 { dt = .pi - dt; rb = -rb }
-        return dt < 5 * .pi / 180 && abs(a.rho - rb) < distance
+        return dt < 5 * .pi / 180 && abs(rhoA - rb) < distance
     }
 
     // MARK: Quad search

@@ -106,7 +106,7 @@ import Testing
         }
     }
 
-    @Test("StrongestCells yields the positive cells as a sort by votes, then index, orders them")
+    @Test("StrongestCells yields the positive cells as a sort by votes, then index, orders them, whatever the floor")
     func strongestCellsMatchSorting() {
         var generator = SystemRandomNumberGenerator()
         var arrays: [[Float]] = [[], [0, 0], [5], [Float](repeating: 2, count: 40), (0..<64).map(Float.init)]
@@ -119,7 +119,11 @@ import Testing
             let expected = votes.enumerated().filter { $0.element > 0 }
                 .sorted { $0.element > $1.element || ($0.element == $1.element && $0.offset < $1.offset) }
                 .map(\.offset)
-            #expect(StrongestCells(votes).map(\.index) == expected, "\(votes.count) cells")
+            let peak = votes.max() ?? 0
+            // Any floor gives the same order: the weaker cells follow once the others are read.
+            for floor in [0, peak / 6, peak / 2, peak, peak * 2] {
+                #expect(StrongestCells(votes, floor: floor).map(\.index) == expected, "\(votes.count) cells, floor \(floor)")
+            }
         }
     }
 }
