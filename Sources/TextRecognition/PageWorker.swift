@@ -125,6 +125,7 @@ final class PageWorker {
         // A file's resolution describes the file's pixels; after a warp it no longer applies.
         let resolution = options.dpi ?? (page.quad == nil ? page.resolution : nil)
         let engine = try startedEngine()
+        result.timings.engine = clock.lap()
         let output: EngineOutput
         do throws(RecognitionError) {
             output = try engine.recognize(

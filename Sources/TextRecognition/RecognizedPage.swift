@@ -41,11 +41,16 @@ public struct StageTimings: Sendable, Hashable {
     public var decode: Double = 0
     public var detect: Double = 0
     public var warp: Double = 0
+    /// Starting the worker's Tesseract engine (reading the language data): non-zero only on
+    /// the first page each worker recognises.
+    public var engine: Double = 0
     public var recognize: Double = 0
 
     public init() {}
 
-    public var total: Double { decode + detect + warp + recognize }
+    /// Time in Tesseract: starting the engine and recognising.
+    public var tesseract: Double { engine + recognize }
+    public var total: Double { decode + detect + warp + engine + recognize }
 }
 
 /// The result for one page: its text, or the error that stopped it.

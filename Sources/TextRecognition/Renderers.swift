@@ -103,7 +103,7 @@ struct PageRecord: Encodable {
     }
 
     struct Timings: Encodable {
-        let decode: Double, detect: Double, warp: Double, recognize: Double
+        let decode: Double, detect: Double, warp: Double, engine: Double, recognize: Double
     }
 
     enum Keys: String, CodingKey {
@@ -139,7 +139,8 @@ struct PageRecord: Encodable {
         }
         let t = page.timings
         try c.encode(Timings(decode: Self.round(t.decode, 4), detect: Self.round(t.detect, 4),
-                             warp: Self.round(t.warp, 4), recognize: Self.round(t.recognize, 4)), forKey: .timings)
+                             warp: Self.round(t.warp, 4), engine: Self.round(t.engine, 4),
+                             recognize: Self.round(t.recognize, 4)), forKey: .timings)
     }
 
     static func round(_ v: Double, _ digits: Int = 2) -> Double {

@@ -73,8 +73,8 @@ public struct RecognitionSummary: Sendable {
     public var elapsed: Double = 0
     /// True when the run was cancelled before every input was read.
     public var cancelled = false
-    /// Sum of Tesseract time over pages, for efficiency figures.
-    public var recognizeSeconds: Double = 0
+    /// Sum of Tesseract time over pages (engine starts and recognition), for efficiency figures.
+    public var tesseractSeconds: Double = 0
 
     public init() {}
 }
@@ -323,7 +323,7 @@ private final class RunState: Sendable {
                 ready.append(next)
                 e.nextToEmit += 1
                 e.summary.pages += 1
-                e.summary.recognizeSeconds += next.timings.recognize
+                e.summary.tesseractSeconds += next.timings.tesseract
                 if next.page == 1 { e.summary.sources += 1 }
                 if next.error != nil {
                     e.summary.failedPages += 1

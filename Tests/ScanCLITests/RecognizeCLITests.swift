@@ -133,7 +133,13 @@ struct RecognizeCLITests {
             #expect(box.count == 4 && box[2] > 0 && box[3] > 0)
             #expect(words.first?["text"] is String)
             #expect(words.first?["confidence"] is Double)
+            let timings = try #require(o["timings"] as? [String: Double])
+            #expect(Set(timings.keys) == ["decode", "detect", "warp", "engine", "recognize"])
+            #expect(timings.values.allSatisfy { $0 >= 0 } && (timings["recognize"] ?? 0) > 0)
         }
+        // Each worker starts its engine on its first page and reuses it after.
+        let starts = objects.prefix(3).compactMap { ($0["timings"] as? [String: Double])?["engine"] }.filter { $0 > 0 }
+        #expect((1...ProcessInfo.processInfo.activeProcessorCount).contains(starts.count))
         let failed = objects[3]
         #expect(failed["source"] as? String == "/nonexistent.png")
         #expect((failed["error"] as? String)?.contains("no such file") == true)
