@@ -13,9 +13,13 @@ struct DetectCommand: ParsableCommand {
             top-right, bottom-right, bottom-left, in the image's pixels) and a confidence. A flat \
             scan, or an image with no convincing page, has no quad (null).
 
+            Directories are read with -r, in the same order and with the same --include,             --exclude and --shard as the main command, so a tree can be split over machines.
+
             EXAMPLES:
               scantext detect photo.jpg
               scantext detect --format jsonl photos/*.jpg > corners.jsonl
+              scantext detect -r --include '*.jpg' --format jsonl photos/ > corners.jsonl
+              scantext detect -r --shard 2/8 --format jsonl photos/ > corners-2.jsonl
 
             \(ExitStatus.helpText)
             """)
@@ -33,11 +37,28 @@ struct DetectCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Refuse images larger than this many megapixels.", valueName: "mp"))
     var maxMegapixels: Int = 250
 
-    @Argument(help: ArgumentHelp("Image files; '-' reads standard input.", valueName: "input"))
+    @Flag(name: [.customShort("r"), .long], help: "Read the images in directories given as inputs, and in their subdirectories.")
+    var recursive = false
+
+    @Option(help: ArgumentHelp("With -r, only take files that match this glob (repeatable), as for the main command.", valueName: "glob"))
+    var include: [String] = []
+
+    @Option(help: ArgumentHelp("With -r, leave out files and directories that match this glob (repeatable).", valueName: "glob"))
+    var exclude: [String] = []
+
+    @Option(help: ArgumentHelp(
+        "Take only shard K of N: the inputs whose relative path hashes to K (FNV-1a 64, mod N, plus 1), as for the main command.",
+        valueName: "k/n"))
+    var shard: Shard?
+
+    @Argument(help: ArgumentHelp("Image files or, with -r, directories; '-' reads standard input.", valueName: "input"))
     var inputs: [String] = []
 
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("no input given; name image files, or '-' for standard input") }
+        if (!include.isEmpty || !exclude.isEmpty) && !recursive {
+            throw ValidationError("--include and --exclude filter the files found in directories; add --recursive")
+        }
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("'-' (standard input) can be given only once") }
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be 1 to 256, got \(jobs)") }
     }
@@ -52,7 +73,10 @@ struct DetectCommand: ParsableCommand {
         let format = self.format
         let done = DispatchSemaphore(value: 0)
         let failed = CancellationFlag()
-        recognizer.start(inputs.map { $0 == "-" ? .standardInput : .file($0) }, onPage: { page in
+        let walker = InputWalker(roots: inputs, options: InputWalker.Options(recursive: recursive, include: include, exclude: exclude))
+        let plan = BatchPlan(walker: walker, layout: nil, shard: shard, skipExisting: false, trackCollisions: false,
+                             observer: WalkReporter(failed: failed))
+        recognizer.start(DetectInputs(plan: plan), onPage: { page in
             if let error = page.error {
                 Diagnostics.error(error.message)
                 failed.set()
@@ -62,6 +86,33 @@ struct DetectCommand: ParsableCommand {
         }) { _ in done.signal() }
         done.wait()
         if failed.isSet { throw ExitCode(ExitStatus.someFailed) }
+    }
+
+    /// The inputs the walk and the shard leave, as the recognizer reads them.
+    struct DetectInputs: Sequence, IteratorProtocol {
+        var plan: BatchPlan
+
+        mutating func next() -> RecognitionInput? {
+            plan.next().map { $0.isStandardInput ? .standardInput : .file($0.path) }
+        }
+    }
+
+    /// Directories that cannot be read are errors (and make the exit status 1); what the walk
+    /// skips (a symbolic-link loop) is a note.
+    struct WalkReporter: BatchPlanObserver {
+        let failed: CancellationFlag
+
+        func skipped(_ input: BatchInput) {}
+
+        func problem(_ problem: WalkProblem) {
+            switch problem.kind {
+            case .failed:
+                Diagnostics.error(problem.message)
+                failed.set()
+            case .skipped:
+                Diagnostics.note(problem.message)
+            }
+        }
     }
 
     /// Exactly: source, page, width, height, quad, confidence.

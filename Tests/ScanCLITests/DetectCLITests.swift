@@ -45,6 +45,44 @@ import TextRecognition
         #expect(Set(second.keys) == ["source", "page", "width", "height", "quad", "confidence"])
     }
 
+    @Test("detect -r walks a tree in the main command's order; --shard splits it, every photo once")
+    func recursiveAndSharded() throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let page = SyntheticPhoto.textLikePage(width: 425, height: 550)
+        let photo = try SyntheticPhoto.make(page: page, corners: Self.corners, width: 800, height: 800, background: .dark)
+        let png = try #require(PNGEncoder.encode(photo))
+        let names = ["a/b/one.png", "a/two.png", "three.png", "z/four.png"]
+        for name in names + [".hidden.png"] {
+            let url = dir.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try png.write(to: url)
+        }
+        try Data("not an image".utf8).write(to: dir.appendingPathComponent("a/notes.txt"))
+
+        func sources(_ arguments: [String]) throws -> [String] {
+            let r = try CLI.run(["detect", "--format", "jsonl"] + arguments)
+            #expect(r.status == 0, "\(arguments): \(r.stderr)")
+            return try r.stdout.split(separator: "\n").map { line in
+                let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                #expect(object["quad"] is [[Double]], "\(line)")
+                return try #require(object["source"] as? String)
+            }
+        }
+        // Depth first, entries sorted by byte value; hidden files and other types left out.
+        let all = try sources(["-r", dir.path])
+        #expect(all == names.map { dir.appendingPathComponent($0).path })
+        let first = try sources(["-r", "--shard", "1/2", dir.path]), second = try sources(["-r", "--shard", "2/2", dir.path])
+        #expect(Set(first).isDisjoint(with: second))
+        #expect((first + second).sorted() == all.sorted())
+        #expect(try sources(["-r", "--exclude", "a", dir.path]) == [names[2], names[3]].map { dir.appendingPathComponent($0).path })
+
+        let plain = try CLI.run(["detect", dir.path])
+        #expect(plain.status == 1)
+        #expect(plain.stderr.contains("is a directory; add --recursive"))
+        #expect(try CLI.run(["detect", "--include", "*.png", dir.path]).status == 64)
+    }
+
     @Test("--crop auto reads a synthetic photo of a real page")
     func cropAutoOCR() throws {
         guard CLI.hasEnglish else { return }
