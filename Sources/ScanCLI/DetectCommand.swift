@@ -13,7 +13,8 @@ struct DetectCommand: ParsableCommand {
             top-right, bottom-right, bottom-left, in the image's pixels) and a confidence. A flat \
             scan, or an image with no convincing page, has no quad (null).
 
-            Directories are read with -r, in the same order and with the same --include,             --exclude and --shard as the main command, so a tree can be split over machines.
+            Directories are read with -r, in the same order and with the same --include, \
+            --exclude and --shard as the main command, so a tree can be split over machines.
 
             EXAMPLES:
               scantext detect photo.jpg
@@ -93,7 +94,7 @@ struct DetectCommand: ParsableCommand {
         var plan: BatchPlan
 
         mutating func next() -> RecognitionInput? {
-            plan.next().map { $0.isStandardInput ? .standardInput : .file($0.path) }
+            plan.next()?.recognitionInput
         }
     }
 
@@ -105,13 +106,8 @@ struct DetectCommand: ParsableCommand {
         func skipped(_ input: BatchInput) {}
 
         func problem(_ problem: WalkProblem) {
-            switch problem.kind {
-            case .failed:
-                Diagnostics.error(problem.message)
-                failed.set()
-            case .skipped:
-                Diagnostics.note(problem.message)
-            }
+            problem.report()
+            if problem.kind == .failed { failed.set() }
         }
     }
 

@@ -284,10 +284,10 @@ struct GradientField {
             if suppressed[i] { continue }
             let line = Line(theta: theta(i / rhoBins), rho: Double(i % rhoBins - diag), votes: Double(v))
             lines.append(line)
-            // `similar` needs the angles within 5° (bins of 1°, so ±6 with rounding to spare,
-            // across the wrap at 180°) and ρ or −ρ within the distance.
-            let t0 = i / rhoBins
-            for dt in -6...6 {
+            // `similar` needs the angles within 5° (one bin more to spare for rounding, across
+            // the wrap at 180°) and ρ or −ρ within the distance.
+            let t0 = i / rhoBins, reach = 5 * Self.thetaBins / 180 + 1
+            for dt in -reach...reach {
                 let t = (t0 + dt + Self.thetaBins) % Self.thetaBins
                 for centre in [line.rho, -line.rho] {
                     let low = max(0, Int((centre - minDistance).rounded(.down)) - 1 + diag)

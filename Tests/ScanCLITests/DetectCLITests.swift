@@ -7,14 +7,19 @@ import TextRecognition
 @Suite struct DetectCLITests {
     static let corners = Quad(topLeft: Point(170, 95), topRight: Point(610, 130), bottomRight: Point(650, 700), bottomLeft: Point(120, 660))
 
+    /// An 800×800 synthetic photo of a text-like page at `corners`, as PNG bytes.
+    static func photoPNG() throws -> Data {
+        let page = SyntheticPhoto.textLikePage(width: 425, height: 550)
+        let photo = try SyntheticPhoto.make(page: page, corners: corners, width: 800, height: 800, background: .dark)
+        return try #require(PNGEncoder.encode(photo))
+    }
+
     @Test("detect --format jsonl: exactly the documented fields, checked one by one")
     func jsonLines() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let page = SyntheticPhoto.textLikePage(width: 425, height: 550)
-        let photo = try SyntheticPhoto.make(page: page, corners: Self.corners, width: 800, height: 800, background: .dark)
         let path = dir.appendingPathComponent("photo one.png").path
-        try #require(PNGEncoder.encode(photo)).write(to: URL(fileURLWithPath: path))
+        try Self.photoPNG().write(to: URL(fileURLWithPath: path))
 
         let r = try CLI.run(["detect", "--format", "jsonl", path, CLI.sample("clean.png"), dir.appendingPathComponent("gone.png").path])
         #expect(r.status == 1)
@@ -49,9 +54,7 @@ import TextRecognition
     func recursiveAndSharded() throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let page = SyntheticPhoto.textLikePage(width: 425, height: 550)
-        let photo = try SyntheticPhoto.make(page: page, corners: Self.corners, width: 800, height: 800, background: .dark)
-        let png = try #require(PNGEncoder.encode(photo))
+        let png = try Self.photoPNG()
         let names = ["a/b/one.png", "a/two.png", "three.png", "z/four.png"]
         for name in names + [".hidden.png"] {
             let url = dir.appendingPathComponent(name)

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Foundation
+import TextRecognition
 
 /// A file's identity on disk, to recognise a directory reached twice (a symlink loop) and the
 /// output directory inside an input tree.
@@ -41,6 +42,9 @@ struct BatchInput: Sendable, Equatable {
 
     static let standardInput = BatchInput(path: "-", relativePath: "stdin", outputStem: "stdin", modified: nil)
     var isStandardInput: Bool { path == "-" }
+
+    /// What the recognizer reads for this input.
+    var recognitionInput: RecognitionInput { isStandardInput ? .standardInput : .file(path) }
 }
 
 /// Something in an input tree that is reported instead of processed.
@@ -55,6 +59,14 @@ struct WalkProblem: Sendable, Equatable {
 
     /// `PATH: PROBLEM; REMEDY`.
     var message: String { "\(path): \(problem); \(remedy)" }
+
+    /// Prints the problem on stderr: a failure as an error, a skip as a note.
+    func report() {
+        switch kind {
+        case .failed: Diagnostics.error(message)
+        case .skipped: Diagnostics.note(message)
+        }
+    }
 }
 
 /// Walks the inputs named on the command line lazily and in a stable order: the arguments as

@@ -138,7 +138,7 @@ final class RunSession: Sendable, BatchPlanObserver {
             guard let input = plan.next() else { return nil }
             session.register(input, at: index)
             index += 1
-            return input.isStandardInput ? .standardInput : .file(input.path)
+            return input.recognitionInput
         }
     }
 
@@ -154,14 +154,10 @@ final class RunSession: Sendable, BatchPlanObserver {
     }
 
     func problem(_ problem: WalkProblem) {
-        switch problem.kind {
-        case .failed:
-            counts.withLock { $0.failedEntries += 1 }
-            Diagnostics.error(problem.message)
-            configuration.errorLog?.record(.init(source: problem.path, page: nil, code: problem.code, error: problem.message))
-        case .skipped:
-            Diagnostics.note(problem.message)
-        }
+        problem.report()
+        guard problem.kind == .failed else { return }
+        counts.withLock { $0.failedEntries += 1 }
+        configuration.errorLog?.record(.init(source: problem.path, page: nil, code: problem.code, error: problem.message))
     }
 
     // MARK: Delivery (serial queue, page order)
