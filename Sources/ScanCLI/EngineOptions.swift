@@ -11,7 +11,7 @@ struct EngineOptions: ParsableArguments {
     var psm: Int?
 
     @Option(help: ArgumentHelp(
-        "Resolution to assume, in dots per inch, for images with none or a wrong one (phone photos). By default the file's own is used if plausible, else Tesseract estimates one.",
+        "Resolution to assume, in dots per inch, for images with none or a wrong one (phone photos). By default the file's own is used if Tesseract would trust it (70-2400), else Tesseract estimates one.",
         valueName: "dpi"))
     var dpi: Int?
 

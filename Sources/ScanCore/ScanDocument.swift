@@ -21,7 +21,7 @@ public struct ScanPage: Sendable {
     public let index: Int
     /// The pixels as they are after every step in `steps`.
     public private(set) var image: PixelBuffer
-    /// Pixels per inch as recorded in the file, when it records a plausible one.
+    /// Pixels per inch as recorded in the file, when it records one Tesseract would trust.
     public let resolution: Int?
     public private(set) var steps: [PageStep]
 

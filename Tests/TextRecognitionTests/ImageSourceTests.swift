@@ -127,6 +127,17 @@ enum ScanCoreBuffer {
         metric[14] = 0; metric[15] = 118
         metric[16] = 0; metric[17] = 118
         #expect(try ImageSource(name: "b.jpg", data: metric).page(0, luminanceOnly: true).resolution == 300)
+        // Resolutions Tesseract trusts (70-2400 dpi) are kept, on both decoding paths, even the
+        // 96 dpi many converters write; others are dropped so that Tesseract estimates one.
+        for (dpi, kept) in [(96, 96), (70, 70), (2400, 2400), (69, nil), (2401, nil), (0, nil)] as [(Int, Int?)] {
+            var stamped = jpeg
+            stamped[13] = 1
+            stamped[14] = UInt8(dpi >> 8); stamped[15] = UInt8(dpi & 255)
+            stamped[16] = UInt8(dpi >> 8); stamped[17] = UInt8(dpi & 255)
+            let source = try ImageSource(name: "c.jpg", data: stamped)
+            #expect(try source.page(0, luminanceOnly: true).resolution == kept, "\(dpi) dpi, fast path")
+            #expect(try source.page(0).resolution == kept, "\(dpi) dpi, Leptonica")
+        }
         // A cut-off JPEG goes to Leptonica, which refuses it as before.
         #expect { try ImageSource(name: "cut.jpg", data: jpeg.prefix(jpeg.count * 2 / 3)).page(0, luminanceOnly: true) } throws: {
             ($0 as? RecognitionError)?.code == .corrupt
