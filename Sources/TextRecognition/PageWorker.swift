@@ -77,13 +77,21 @@ final class PageWorker {
         result.height = page.image.height
 
         let quad: Quad?
+        // The grey page, made once: detection reads it, and a rectified page is warped from it.
+        var grey: PixelBuffer?
         switch options.crop {
         case .none:
             quad = nil
         case .quad(let given):
             quad = given
         case .auto:
-            let detection = detector.detect(in: page.image)
+            // Detection always reads grey, whatever the format and whether pages are saved in
+            // colour, so a photo gets the same outline from every path. On the corpus's photos
+            // the detector's colour gradients found worse outlines than grey (mean IoU 0.9457
+            // against 0.9697, one photo at 0.55) and cropped a flat receipt.
+            let image = page.image.format == .gray ? page.image : page.image.grayscale()
+            grey = image
+            let detection = detector.detect(in: image)
             result.detectionConfidence = detection?.confidence ?? 0
             quad = detection?.quad
         }
@@ -99,7 +107,7 @@ final class PageWorker {
         if let quad {
             do throws(ScanCoreError) {
                 // The flattened page is grey in the end, so only one channel is warped.
-                if page.image.format != .gray { try page.applyFilter("grey", page.image.grayscale()) }
+                if page.image.format != .gray { try page.applyFilter("grey", grey ?? page.image.grayscale()) }
                 try page.correctPerspective(quad, detected: options.crop == .auto, using: corrector)
             } catch {
                 throw RecognitionError(

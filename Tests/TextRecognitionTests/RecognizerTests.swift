@@ -87,3 +87,42 @@ struct RecognizerTests {
         #expect(abs(sourceBox.y - (word.box.y + 50)) <= 1)
     }
 }
+
+@Suite struct DetectionInputTests {
+    /// Mid-grey desk with a magenta card whose luma (BT.601) equals the desk's: an edge only in
+    /// colour.
+    static func isoluminantCard() throws -> PixelBuffer {
+        let w = 640, h = 480
+        var px = [UInt8](repeating: 128, count: w * h * 3)
+        for y in 80..<400 {
+            for x in 120..<520 {
+                let i = (y * w + x) * 3
+                px[i] = 255; px[i + 1] = 64; px[i + 2] = 128
+            }
+        }
+        return try PixelBuffer(width: w, height: h, format: .rgb, pixels: px)
+    }
+
+    @Test("page detection reads the grey page, whether pages are kept in colour or not")
+    func detectionReadsGrey() async throws {
+        let colour = try Self.isoluminantCard()
+        let grey = colour.grayscale()
+        // The premise: the detector's colour gradients find the card, grey finds nothing.
+        #expect(PageDetector().detect(in: colour) != nil)
+        #expect(PageDetector().detect(in: grey) == nil)
+
+        var quads: [Quad?] = []
+        for (image, keep) in [(colour, false), (colour, true), (grey, false)] {
+            var options = RecognitionOptions(jobs: 1, crop: .auto)
+            options.skipRecognition = true
+            options.keepCorrectedImages = keep
+            let png = try #require(PNGEncoder.encode(image))
+            let recognizer = try TextRecognizer(options: options)
+            let pages = await recognizer.recognize([.source(try ImageSource(name: "card.png", data: png))])
+            let page = try #require(pages.first)
+            #expect(page.error == nil)
+            quads.append(page.quad)
+        }
+        #expect(quads == [nil, nil, nil])
+    }
+}
