@@ -205,21 +205,24 @@ public final class ImageSource: Sendable {
                 remedy: "re-copy or re-export it")
         }
         try Self.checkSize(width: decoded.width, height: decoded.height, name: name, limits: limits)
-        // Phones store photos sideways and say so in EXIF; pages must be upright to be read.
-        let orientation = format == .jpeg ? ExifOrientation.read(jpeg: bytes) : .upright
-        guard decoded.turnUpright(orientation) else {
-            throw RecognitionError(
-                .corrupt, source: name, "could not be turned upright (EXIF orientation \(orientation.rawValue))",
-                remedy: "re-export it without the orientation tag")
-        }
         let resolution = decoded.resolution
         guard let buffer = decoded.pixelBuffer() else {
             throw RecognitionError(
                 .corrupt, source: name, "has a pixel format scantext cannot convert (depth \(decoded.depth))",
                 remedy: "re-export it as 8-bit grey or RGB")
         }
-        let credible = Self.credibleResolutions.contains(resolution) ? resolution : nil
-        return ScanPage(source: name, index: index, image: buffer, resolution: credible, exifOrientation: orientation.rawValue)
+        return uprightPage(buffer, index: index, resolution: resolution)
+    }
+
+    /// The decoded pixels as a page: turned upright as a JPEG's EXIF orientation says (phones
+    /// store photos sideways; pages must be upright to be read), with the file's resolution
+    /// kept only when Tesseract would trust it. Both decoding paths end here.
+    private func uprightPage(_ pixels: PixelBuffer, index: Int, resolution: Int?) -> ScanPage {
+        let orientation = format == .jpeg ? ExifOrientation.read(jpeg: bytes).rawValue : ExifOrientation.upright.rawValue
+        let credible = resolution.flatMap { Self.credibleResolutions.contains($0) ? $0 : nil }
+        return ScanPage(
+            source: name, index: index, image: pixels.reoriented(exif: orientation), resolution: credible,
+            exifOrientation: orientation)
     }
 
     /// The file resolutions passed on to Tesseract: the range Tesseract itself trusts
@@ -241,12 +244,7 @@ public final class ImageSource: Sendable {
             return (image, TurboJPEGDecoder.jfifResolution(raw))
         }
         guard let (image, resolution) = decoded else { return nil }
-        let credible = resolution.flatMap { Self.credibleResolutions.contains($0) ? $0 : nil }
-        // Phones store photos sideways and say so in EXIF; pages must be upright to be read.
-        let orientation = ExifOrientation.read(jpeg: bytes).rawValue
-        return ScanPage(
-            source: name, index: 0, image: image.reoriented(exif: orientation), resolution: credible,
-            exifOrientation: orientation)
+        return uprightPage(image, index: 0, resolution: resolution)
     }
 
     /// Whether a JPEG's last bytes hold the end-of-image marker (FF D9). Trailing padding is

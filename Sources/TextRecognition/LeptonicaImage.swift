@@ -34,22 +34,6 @@ final class LeptonicaImage {
 
     /// Copies the pixels into a ScanCore buffer: grey for grey, binary and palette-grey images;
     /// RGB for colour. Transparent pixels are composited onto white.
-    /// Turns the pixels upright as an EXIF orientation says. False if Leptonica failed.
-    func turnUpright(_ orientation: ExifOrientation) -> Bool {
-        switch orientation {
-        case .upright: return true
-        case .mirrored: return replace(pixFlipLR(nil, pix))
-        case .rotated180: return replace(pixRotateOrth(pix, 2))
-        case .flipped: return replace(pixFlipTB(nil, pix))
-        // Transposed: x and y swapped; a quarter turn clockwise, then a mirror.
-        case .transposed: return replace(pixRotateOrth(pix, 1)) && replace(pixFlipLR(nil, pix))
-        case .rotated90: return replace(pixRotateOrth(pix, 1))
-        // Transverse: the other diagonal; a quarter turn clockwise, then upside down.
-        case .transverse: return replace(pixRotateOrth(pix, 1)) && replace(pixFlipTB(nil, pix))
-        case .rotated270: return replace(pixRotateOrth(pix, 3))
-        }
-    }
-
     func pixelBuffer() -> PixelBuffer? {
         if pixGetColormap(pix) != nil {
             guard replace(pixRemoveColormap(pix, Int32(REMOVE_CMAP_BASED_ON_SRC))) else { return nil }
