@@ -5,6 +5,12 @@
 #include <tesseract/capi.h>
 #include <leptonica/allheaders.h>
 
+// glibc's allocator settings (mallopt), which Swift's Glibc module does not export; the command
+// line sets them once at start (ScantextCommand.keepFreedMemoryForReuse).
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 // libgomp's omp.h lives in GCC's private include directory, which Swift's clang does not search.
 // Tesseract is built with OpenMP and runs parallel regions of up to 4 threads per engine. The
 // thread-limit ICV (OMP_THREAD_LIMIT) is read only when libgomp loads, so a setenv() in the running

@@ -1,4 +1,5 @@
 import ScanCLI
 
 ScantextCommand.requireKernelCPU()
+ScantextCommand.keepFreedMemoryForReuse()
 ScantextCommand.main()
