@@ -549,20 +549,26 @@ struct GradientField {
             outside.reserveCapacity(120)
         }
         let samples = 24
-        for k in 0..<samples {
-            let t = length * (0.1 + 0.8 * Double(k) / Double(samples - 1))
-            let px = a.x + dx * t, py = a.y + dy * t
-            for o in stride(from: 3.0, through: 7.0, by: 1.0) {
-                let xi = Int((px + nx * o).rounded(.down)), yi = Int((py + ny * o).rounded(.down))
-                let xo = Int((px - nx * o).rounded(.down)), yo = Int((py - ny * o).rounded(.down))
-                guard xi >= 0, yi >= 0, xi < width, yi < height, xo >= 0, yo >= 0, xo < width, yo < height else { continue }
-                let i = luma[yi * width + xi], o = luma[yo * width + xo]
-                insideSum += i
-                outsideSum += o
-                count += 1
-                if paper {
-                    inside.append(i)
-                    outside.append(o)
+        // The search's hottest loops (with `support`): read through buffers, every index
+        // being checked against the frame just above.
+        let width = self.width, height = self.height
+        luma.withUnsafeBufferPointer { luma in
+            for k in 0..<samples {
+                let t = length * (0.1 + 0.8 * Double(k) / Double(samples - 1))
+                let px = a.x + dx * t, py = a.y + dy * t
+                for step in 3...7 {
+                    let d = Double(step)
+                    let xi = Int((px + nx * d).rounded(.down)), yi = Int((py + ny * d).rounded(.down))
+                    let xo = Int((px - nx * d).rounded(.down)), yo = Int((py - ny * d).rounded(.down))
+                    guard xi >= 0, yi >= 0, xi < width, yi < height, xo >= 0, yo >= 0, xo < width, yo < height else { continue }
+                    let i = luma[yi * width + xi], o = luma[yo * width + xo]
+                    insideSum += i
+                    outsideSum += o
+                    count += 1
+                    if paper {
+                        inside.append(i)
+                        outside.append(o)
+                    }
                 }
             }
         }
@@ -590,18 +596,26 @@ struct GradientField {
         let dx = (b.x - a.x) / length, dy = (b.y - a.y) / length
         let nx = -dy, ny = dx
         let steps = Int(length)
+        let width = self.width, height = self.height, threshold = self.threshold
         var hits = 0
-        for s in 0..<steps {
-            let t = (Double(s) + 0.5)
-            let px = a.x + dx * t, py = a.y + dy * t
-            for o in Self.supportOffsets {
-                let x = Int((px + nx * o).rounded(.down)), y = Int((py + ny * o).rounded(.down))
-                guard x >= 1, y >= 1, x < width - 1, y < height - 1 else { continue }
-                let i = y * width + x
-                let m = magnitude[i]
-                guard m >= threshold else { continue }
-                let cosine = polarity * (Double(gx[i]) * nx + Double(gy[i]) * ny) / Double(m * 8)
-                if cosine > 0.85 { hits += 1; break }
+        let offsets = Self.supportOffsets
+        magnitude.withUnsafeBufferPointer { magnitude in
+            gx.withUnsafeBufferPointer { gx in
+                gy.withUnsafeBufferPointer { gy in
+                    for s in 0..<steps {
+                        let t = (Double(s) + 0.5)
+                        let px = a.x + dx * t, py = a.y + dy * t
+                        for o in offsets {
+                            let x = Int((px + nx * o).rounded(.down)), y = Int((py + ny * o).rounded(.down))
+                            guard x >= 1, y >= 1, x < width - 1, y < height - 1 else { continue }
+                            let i = y * width + x
+                            let m = magnitude[i]
+                            guard m >= threshold else { continue }
+                            let cosine = polarity * (Double(gx[i]) * nx + Double(gy[i]) * ny) / Double(m * 8)
+                            if cosine > 0.85 { hits += 1; break }
+                        }
+                    }
+                }
             }
         }
         // Parts outside the frame count as unsupported.

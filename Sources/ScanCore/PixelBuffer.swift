@@ -65,6 +65,13 @@ public struct PixelBuffer: Sendable, Equatable {
     /// small working copy that page detection runs on.
     public func downsampled(by factor: Int) -> PixelBuffer {
         guard factor > 1 else { return self }
+        // 16-bit column sums hold `factor` rows of 255 up to factor 257, and halve the memory
+        // the sums pass moves against 32-bit ones (sixteen lanes a vector instead of eight).
+        return factor * 255 <= Int(UInt16.max)
+            ? downsampled(by: factor, summingIn: UInt16.self) : downsampled(by: factor, summingIn: UInt32.self)
+    }
+
+    private func downsampled<Sum: FixedWidthInteger & UnsignedInteger>(by factor: Int, summingIn _: Sum.Type) -> PixelBuffer {
         let ow = max(width / factor, 1), oh = max(height / factor, 1)
         let c = format.channels
         let area = UInt32(factor * factor)
@@ -73,19 +80,19 @@ public struct PixelBuffer: Sendable, Equatable {
                 // Column sums over `factor` rows (a contiguous loop the compiler vectorises),
                 // then each group of `factor` columns summed per channel.
                 let span = ow * factor * c
-                var columns = [UInt32](repeating: 0, count: span)
+                var columns = [Sum](repeating: 0, count: span)
                 columns.withUnsafeMutableBufferPointer { col in
                     for oy in 0..<oh {
                         for i in 0..<span { col[i] = 0 }
                         for dy in 0..<factor {
                             let row = src.baseAddress! + (oy * factor + dy) * width * c
-                            for i in 0..<span { col[i] &+= UInt32(row[i]) }
+                            for i in 0..<span { col[i] &+= Sum(truncatingIfNeeded: row[i]) }
                         }
                         let o = dst.baseAddress! + oy * ow * c
                         for ox in 0..<ow {
                             for ch in 0..<c {
                                 var sum: UInt32 = 0
-                                for dx in 0..<factor { sum &+= col[(ox * factor + dx) * c + ch] }
+                                for dx in 0..<factor { sum &+= UInt32(truncatingIfNeeded: col[(ox * factor + dx) * c + ch]) }
                                 o[ox * c + ch] = UInt8(truncatingIfNeeded: (sum &+ area / 2) / area)
                             }
                         }

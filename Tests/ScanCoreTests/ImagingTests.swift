@@ -24,6 +24,37 @@ import Testing
         #expect(d.width == 2 && d.height == 1)
         #expect(d.pixels == [15, 150])
     }
+
+    /// The rounded mean of each factor×factor block, channel by channel, written out plainly.
+    static func blockMeans(_ b: PixelBuffer, _ factor: Int) -> [UInt8] {
+        let ow = b.width / factor, oh = b.height / factor, c = b.format.channels
+        var out: [UInt8] = []
+        for oy in 0..<oh { for ox in 0..<ow { for ch in 0..<c {
+            var sum = 0
+            for y in oy * factor..<(oy + 1) * factor { for x in ox * factor..<(ox + 1) * factor {
+                sum += Int(b.pixels[(y * b.width + x) * c + ch])
+            } }
+            out.append(UInt8((sum + factor * factor / 2) / (factor * factor)))
+        } } }
+        return out
+    }
+
+    // Up to factor 257 the column sums are 16-bit (257 rows of 255 fill them exactly); from
+    // 258 they are 32-bit. White is the case that would overflow.
+    @Test("box downsampling is the block mean on both sides of the 16-bit limit", arguments: [3, 10, 257, 258])
+    func downsampleWide(factor: Int) throws {
+        for format in [PixelBuffer.Format.gray, .rgb] {
+            let w = factor * 2 + 1, h = factor + 2
+            let white = PixelBuffer(width: w, height: h, format: format, fill: 255)
+            #expect(white.downsampled(by: factor).pixels == [UInt8](repeating: 255, count: 2 * format.channels))
+            var px = [UInt8](repeating: 0, count: w * h * format.channels)
+            for i in px.indices { px[i] = UInt8(truncatingIfNeeded: i &* 2_654_435_761 >> 13) }
+            let noisy = try PixelBuffer(width: w, height: h, format: format, pixels: px)
+            let d = noisy.downsampled(by: factor)
+            #expect(d.width == 2 && d.height == 1)
+            #expect(d.pixels == Self.blockMeans(noisy, factor))
+        }
+    }
 }
 
 @Suite struct PerspectiveCorrectorTests {
