@@ -8,11 +8,9 @@ extension ScantextCommand {
     /// own. By default glibc serves each of those with a fresh `mmap` and returns it on `free`
     /// (its dynamic threshold trails the sizes seen), or trims the top of a worker's heap, so the
     /// next page faults every 4 KB page in again. With two workers each such change to the page
-    /// tables also interrupts the other core to flush its TLB. On 12 photos with two jobs that
-    /// cost 87k-104k page faults and 0.36 s of kernel time; with these settings it is 34k faults
-    /// and 0.15 s, and efficiency against the Tesseract-bound limit rises from 0.88 to 0.89
-    /// (`scripts/bench`). Memory is still bounded: a worker's heap stops growing once it holds
-    /// one page's buffers, and peak RSS stays what the busiest moment needs.
+    /// tables also interrupts the other core to flush its TLB. A worker's heap now grows to hold
+    /// one page's buffers and is then reused; the README ("Memory reuse") gives the measured
+    /// page faults, kernel time and peak RSS.
     ///
     /// Buffers up to 32 MiB (glibc's largest allowed threshold) come from the heap; larger ones,
     /// such as a 100 MP scan, are still mapped and returned one by one. Runs once, before any

@@ -158,7 +158,7 @@ extension PixelBuffer {
             }
             initialized = pixels.count
         }
-        // Same channel count and pixel count as `self`, so the geometry always matches.
-        return (try? PixelBuffer(width: outWidth, height: outHeight, format: format, pixels: out)) ?? self
+        // Same channel count and pixel count as `self`, with width and height swapped or not.
+        return PixelBuffer(unchecked: outWidth, outHeight, format, out)
     }
 }
