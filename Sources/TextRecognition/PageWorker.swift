@@ -32,21 +32,50 @@ final class PageWorker {
         }
     }
 
-    func process(_ job: PageJob) -> RecognizedPage {
+    /// Decodes the page, finds its outline and flattens it: everything before Tesseract. A page
+    /// that failed, or that is not to be recognised, comes back finished.
+    func prepare(_ job: PageJob) -> Preparation {
         if let delay = options.simulatedDelay?(job.sequence), delay > 0 {
             usleep(UInt32(delay * 1_000_000))
         }
         var result = RecognizedPage(source: job.source, page: job.page, sequence: job.sequence, inputIndex: job.inputIndex)
         result.pagesInSource = job.pagesInSource
+        let name = pageName(job)
         do throws(RecognitionError) {
-            try run(job, into: &result)
+            guard let page = try prepare(job, into: &result) else { return .finished(result) }
+            return .ready(PreparedPage(result: result, page: page, name: name))
         } catch {
-            result.error = error.source == nil ? error.about(pageName(job)) : error
-            result.text = ""
-            result.words = []
-            result.tsv = nil
-            result.hocr = nil
+            return .finished(Self.failed(result, error, name: name))
         }
+    }
+
+    /// Recognises a prepared page with this worker's engine. The page may have been prepared by
+    /// another worker.
+    func recognize(_ prepared: PreparedPage) -> RecognizedPage {
+        var result = prepared.result
+        do throws(RecognitionError) {
+            try recognize(prepared, into: &result)
+        } catch {
+            return Self.failed(result, error, name: prepared.name)
+        }
+        return result
+    }
+
+    /// Prepares and recognises a page on this worker.
+    func process(_ job: PageJob) -> RecognizedPage {
+        switch prepare(job) {
+        case .finished(let result): result
+        case .ready(let prepared): recognize(prepared)
+        }
+    }
+
+    private static func failed(_ partial: RecognizedPage, _ error: RecognitionError, name: String) -> RecognizedPage {
+        var result = partial
+        result.error = error.source == nil ? error.about(name) : error
+        result.text = ""
+        result.words = []
+        result.tsv = nil
+        result.hocr = nil
         return result
     }
 
@@ -56,7 +85,8 @@ final class PageWorker {
         return job.source
     }
 
-    private func run(_ job: PageJob, into result: inout RecognizedPage) throws(RecognitionError) {
+    /// The page ready for Tesseract, or nil when the run stops before recognition.
+    private func prepare(_ job: PageJob, into result: inout RecognizedPage) throws(RecognitionError) -> ScanPage? {
         var clock = Stopwatch()
         var page: ScanPage
         switch job.work {
@@ -102,7 +132,7 @@ final class PageWorker {
             result.quadDetected = quad != nil && options.crop == .auto
             result.pageWidth = page.image.width
             result.pageHeight = page.image.height
-            return
+            return nil
         }
         if let quad {
             do throws(ScanCoreError) {
@@ -128,7 +158,12 @@ final class PageWorker {
         result.pageHeight = page.image.height
         result.steps = page.steps
         if options.keepCorrectedImages { result.correctedImage = page.image }
-        if options.skipRecognition { return }
+        return options.skipRecognition ? nil : page
+    }
+
+    private func recognize(_ prepared: PreparedPage, into result: inout RecognizedPage) throws(RecognitionError) {
+        var clock = Stopwatch()
+        let page = prepared.page
 
         // A file's resolution describes the file's pixels; after a warp it no longer applies.
         let resolution = options.dpi ?? (page.quad == nil ? page.resolution : nil)
@@ -137,10 +172,10 @@ final class PageWorker {
         let output: EngineOutput
         do throws(RecognitionError) {
             output = try engine.recognize(
-                page.image, resolution: resolution, deadline: options.pageTimeout, pageNumber: job.page,
+                page.image, resolution: resolution, deadline: options.pageTimeout, pageNumber: result.page,
                 wantTSV: options.renderTSV, wantHOCR: options.renderHOCR, cancel: cancel)
         } catch {
-            throw error.about(pageName(job))
+            throw error.about(prepared.name)
         }
         result.timings.recognize = clock.lap()
         result.text = output.text
@@ -167,6 +202,22 @@ final class PageWorker {
         return WordBox(x: Int(minX.rounded()), y: Int(minY.rounded()),
                        width: Int((maxX - minX).rounded()), height: Int((maxY - minY).rounded()))
     }
+}
+
+/// A page decoded, outlined and flattened, waiting for an engine. Any worker may recognise it.
+struct PreparedPage: Sendable {
+    /// The result so far: sizes, outline, steps and the timings of the stages done.
+    var result: RecognizedPage
+    let page: ScanPage
+    /// How errors name the page.
+    let name: String
+}
+
+/// What preparing a page gives.
+enum Preparation: Sendable {
+    /// Failed, or not to be recognised (detection only): the result is final.
+    case finished(RecognizedPage)
+    case ready(PreparedPage)
 }
 
 /// Measures consecutive stages.

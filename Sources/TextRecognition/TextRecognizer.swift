@@ -37,6 +37,10 @@ public struct RecognitionOptions: Sendable {
     public var pagesInFlightPerWorker = 2
     /// Test hook: seconds to sleep before processing the page at this run position.
     var simulatedDelay: (@Sendable (Int) -> Double)?
+    /// Test hook: a free worker prepares pages ahead whenever the window has room, whatever
+    /// `WorkBalance` predicts, so that most pages are recognised by a worker that did not
+    /// prepare them.
+    var alwaysPrepareAhead = false
 
     public init(
         engine: EngineConfiguration = EngineConfiguration(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
@@ -103,8 +107,10 @@ public final class RecognitionTask: Sendable {
 ///
 /// Workers pull the next page from a shared feeder, decode it, find and flatten the page,
 /// recognise it, and put the result into its slot; an in-order emitter hands results to the
-/// caller on a serial queue. Decoding is lazy and at most `jobs × pagesInFlightPerWorker` pages
-/// are held at once, so memory depends on the number of workers, not the number of pages.
+/// caller on a serial queue. A worker that is ahead of the others may prepare a page for them
+/// first, so that all reach the end together (see `WorkBalance`). Decoding is lazy and at most
+/// `jobs × pagesInFlightPerWorker` pages are held at once, so memory depends on the number of
+/// workers, not the number of pages.
 /// Blocking Tesseract calls run on Dispatch threads, never on Swift's cooperative pool.
 public final class TextRecognizer: Sendable {
     public let options: RecognitionOptions
@@ -132,21 +138,37 @@ public final class TextRecognizer: Sendable {
         let started = DispatchTime.now().uptimeNanoseconds
         let options = self.options
 
-        for _ in 0..<options.jobs {
+        for id in 0..<options.jobs {
             group.enter()
             workQueue.async {
                 defer { group.leave() }
                 let worker = PageWorker(options: options, cancel: task.abandonFlag)
-                while true {
-                    window.wait()
-                    guard let job = run.nextJob() else {
-                        window.signal()
-                        break
-                    }
-                    let result = worker.process(job)
-                    run.complete(result, on: delivery) { page in
-                        onPage(page)
-                        window.signal()
+                let deliver: @Sendable (RecognizedPage) -> Void = { page in
+                    onPage(page)
+                    window.signal()
+                }
+                // Whether this worker holds one of the window's places for a page it has not
+                // taken yet.
+                var holdsRoom = false
+                work: while true {
+                    switch run.nextStep(worker: id, window: window, holdsRoom: &holdsRoom) {
+                    case .waitForRoom:
+                        window.wait()
+                        holdsRoom = true
+                    case .prepare(let job):
+                        switch worker.prepare(job) {
+                        case .finished(let result):
+                            run.finishedPreparing(worker: id, nil)
+                            run.complete(result, on: delivery, deliver: deliver)
+                        case .ready(let page):
+                            run.finishedPreparing(worker: id, page)
+                        }
+                    case .recognize(let page):
+                        let result = worker.recognize(page)
+                        run.finishedRecognizing(worker: id, result)
+                        run.complete(result, on: delivery, deliver: deliver)
+                    case .stop:
+                        break work
                     }
                 }
             }
@@ -236,17 +258,116 @@ struct PageJob: Sendable {
     }
 }
 
-/// The shared state of one run: the feeder over the inputs and the in-order emitter.
+/// The shared state of one run: the feeder over the inputs, the pages prepared and waiting for
+/// an engine, what each worker is doing, and the in-order emitter.
 private final class RunState: Sendable {
     private struct Feeder {
         var inputs: AnyIterator<RecognitionInput>
+        /// Inputs read from `inputs` ahead of their turn, to count what is left; not opened.
+        var upcoming: [RecognitionInput] = []
+        var inputsEnded = false
         var inputIndex = -1
-        var current: PageJob.Work?
         var currentSource = ""
         var currentPages: [ScanPage] = []
         var currentImage: ImageSource?
         var nextPage = 0
         var sequence = 0
+
+        mutating func nextInput() -> RecognitionInput? {
+            if !upcoming.isEmpty { return upcoming.removeFirst() }
+            guard !inputsEnded, let input = inputs.next() else {
+                inputsEnded = true
+                return nil
+            }
+            return input
+        }
+
+        /// Pages not yet taken, counting an input not yet opened as one page; nil when more
+        /// than `horizon`.
+        mutating func remaining(horizon: Int) -> Int? {
+            var count = (currentImage?.pageCount ?? currentPages.count) - nextPage
+            while upcoming.count < horizon && !inputsEnded {
+                if let input = inputs.next() { upcoming.append(input) } else { inputsEnded = true }
+            }
+            for input in upcoming {
+                switch input {
+                case .file, .standardInput: count += 1
+                case .source(let image): count += image.pageCount
+                case .document(let document): count += document.pages.count
+                }
+                if count > horizon { return nil }
+            }
+            return count > horizon || !inputsEnded ? nil : count
+        }
+
+        /// The next page in input order, opening the next input when the current one is used up.
+        mutating func nextJob(limits: DecodeLimits, cancelled: () -> Bool) -> PageJob? {
+            while !cancelled() {
+                if let image = currentImage, nextPage < image.pageCount {
+                    defer { nextPage += 1; sequence += 1 }
+                    return PageJob(sequence: sequence, inputIndex: inputIndex, source: currentSource,
+                                   page: nextPage + 1, work: .decode(image, index: nextPage))
+                }
+                if nextPage < currentPages.count {
+                    defer { nextPage += 1; sequence += 1 }
+                    return PageJob(sequence: sequence, inputIndex: inputIndex, source: currentSource,
+                                   page: currentPages[nextPage].number, work: .decoded(currentPages[nextPage]))
+                }
+                currentImage = nil
+                currentPages = []
+                nextPage = 0
+                guard let input = nextInput() else { return nil }
+                inputIndex += 1
+                do throws(RecognitionError) {
+                    switch input {
+                    case .file(let path):
+                        currentSource = path
+                        currentImage = try ImageSource.open(path: path, limits: limits)
+                    case .standardInput:
+                        currentSource = "-"
+                        currentImage = try ImageSource.standardInput(limits: limits)
+                    case .source(let image):
+                        currentSource = image.name
+                        currentImage = image
+                    case .document(let document):
+                        currentSource = document.source
+                        currentPages = document.pages
+                    }
+                } catch {
+                    defer { sequence += 1 }
+                    return PageJob(sequence: sequence, inputIndex: inputIndex, source: currentSource, page: 1,
+                                   work: .failed(error))
+                }
+            }
+            return nil
+        }
+    }
+
+    enum WorkerState {
+        case idle
+        case preparing(since: Double)
+        case recognizing(since: Double, startsEngine: Bool)
+        case stopped
+    }
+
+    private struct Plan {
+        var feeder: Feeder
+        /// Prepared pages waiting for an engine, oldest first.
+        var ready: [PreparedPage] = []
+        var workers: [WorkerState]
+        var hasEngine: [Bool]
+        var prepareTime = RunningMean()
+        var recognizeTime = RunningMean()
+        var engineTime = RunningMean()
+    }
+
+    /// What a worker does next.
+    enum Step {
+        /// Wait for the window to have room for one more page, then ask again.
+        case waitForRoom
+        case prepare(PageJob)
+        case recognize(PreparedPage)
+        case stop
     }
 
     private struct Emitter {
@@ -256,61 +377,117 @@ private final class RunState: Sendable {
         var lastFailedInput = -1
     }
 
-    private let feeder: Mutex<Feeder>
+    private let plan: Mutex<Plan>
     private let emitter = Mutex(Emitter())
     private let options: RecognitionOptions
     private let task: RecognitionTask
+    private let started = DispatchTime.now().uptimeNanoseconds
+    /// How far ahead the feeder counts pages to balance the workers (inputs are only listed,
+    /// not opened).
+    private let horizon: Int
 
     init(inputs: sending AnyIterator<RecognitionInput>, options: RecognitionOptions, task: RecognitionTask) {
-        feeder = Mutex(Feeder(inputs: inputs))
+        plan = Mutex(Plan(
+            feeder: Feeder(inputs: inputs), workers: Array(repeating: .idle, count: options.jobs),
+            hasEngine: Array(repeating: false, count: options.jobs)))
         self.options = options
         self.task = task
+        horizon = 8 * options.jobs
     }
 
     var summary: RecognitionSummary { emitter.withLock { $0.summary } }
 
-    /// The next page in input order, opening the next input when the current one is used up.
-    func nextJob() -> PageJob? {
+    private var now: Double { Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
+
+    /// What `worker` does next. A worker with a prepared page waiting recognises it, unless
+    /// preparing another page first ends the run sooner; otherwise it prepares the next page,
+    /// once the window has room for it.
+    func nextStep(worker id: Int, window: DispatchSemaphore, holdsRoom: inout Bool) -> Step {
+        let now = self.now
         let limits = options.limits
-        return feeder.withLock { f -> PageJob? in
-            while !task.isCancelled {
-                if let image = f.currentImage, f.nextPage < image.pageCount {
-                    defer { f.nextPage += 1; f.sequence += 1 }
-                    return PageJob(sequence: f.sequence, inputIndex: f.inputIndex, source: f.currentSource,
-                                   page: f.nextPage + 1, work: .decode(image, index: f.nextPage))
-                }
-                if f.nextPage < f.currentPages.count {
-                    defer { f.nextPage += 1; f.sequence += 1 }
-                    return PageJob(sequence: f.sequence, inputIndex: f.inputIndex, source: f.currentSource,
-                                   page: f.currentPages[f.nextPage].number, work: .decoded(f.currentPages[f.nextPage]))
-                }
-                f.currentImage = nil
-                f.currentPages = []
-                f.nextPage = 0
-                guard let input = f.inputs.next() else { return nil }
-                f.inputIndex += 1
-                do throws(RecognitionError) {
-                    switch input {
-                    case .file(let path):
-                        f.currentSource = path
-                        f.currentImage = try ImageSource.open(path: path, limits: limits)
-                    case .standardInput:
-                        f.currentSource = "-"
-                        f.currentImage = try ImageSource.standardInput(limits: limits)
-                    case .source(let image):
-                        f.currentSource = image.name
-                        f.currentImage = image
-                    case .document(let document):
-                        f.currentSource = document.source
-                        f.currentPages = document.pages
+        return plan.withLock { p -> Step in
+            if !p.ready.isEmpty {
+                if preparesFirst(p: &p, worker: id, now: now),
+                   holdsRoom || window.wait(timeout: .now()) == .success {
+                    holdsRoom = true
+                    if let job = p.feeder.nextJob(limits: limits, cancelled: { task.isCancelled }) {
+                        holdsRoom = false
+                        p.workers[id] = .preparing(since: now)
+                        return .prepare(job)
                     }
-                } catch {
-                    defer { f.sequence += 1 }
-                    return PageJob(sequence: f.sequence, inputIndex: f.inputIndex, source: f.currentSource, page: 1,
-                                   work: .failed(error))
                 }
+                if holdsRoom {
+                    window.signal()
+                    holdsRoom = false
+                }
+                p.workers[id] = .recognizing(since: now, startsEngine: !p.hasEngine[id])
+                return .recognize(p.ready.removeFirst())
             }
-            return nil
+            if !holdsRoom {
+                guard window.wait(timeout: .now()) == .success else {
+                    p.workers[id] = .idle
+                    return .waitForRoom
+                }
+                holdsRoom = true
+            }
+            if let job = p.feeder.nextJob(limits: limits, cancelled: { task.isCancelled }) {
+                holdsRoom = false
+                p.workers[id] = .preparing(since: now)
+                return .prepare(job)
+            }
+            window.signal()
+            holdsRoom = false
+            p.workers[id] = .stopped
+            return .stop
+        }
+    }
+
+    private func preparesFirst(p: inout Plan, worker id: Int, now: Double) -> Bool {
+        if options.alwaysPrepareAhead { return !task.isCancelled }
+        guard p.workers.count > 1, !task.isCancelled,
+              let prepare = p.prepareTime.mean, let recognize = p.recognizeTime.mean,
+              let unprepared = p.feeder.remaining(horizon: horizon), unprepared > 0
+        else { return false }
+        let engine = p.engineTime.mean ?? 0
+        var ready = p.ready.count
+        var others: [Double] = []
+        for (j, state) in p.workers.enumerated() where j != id {
+            switch state {
+            case .idle: others.append(now)
+            case .preparing(let since):
+                others.append(max(since + prepare, now))
+                ready += 1
+            case .recognizing(let since, let startsEngine):
+                others.append(max(since + recognize + (startsEngine ? engine : 0), now))
+            case .stopped: break
+            }
+        }
+        return WorkBalance(prepare: prepare, recognize: recognize)
+            .preparesFirst(now: now, others: others, ready: ready, unprepared: unprepared)
+    }
+
+    /// Records a preparation; a prepared page joins the pages waiting for an engine.
+    func finishedPreparing(worker id: Int, _ page: PreparedPage?) {
+        plan.withLock { p in
+            p.workers[id] = .idle
+            guard let page else { return }
+            let t = page.result.timings
+            p.prepareTime.add(t.decode + t.detect + t.warp)
+            let at = p.ready.firstIndex { $0.result.sequence > page.result.sequence } ?? p.ready.endIndex
+            p.ready.insert(page, at: at)
+        }
+    }
+
+    /// Records a recognition's times, for predicting the others.
+    func finishedRecognizing(worker id: Int, _ page: RecognizedPage) {
+        plan.withLock { p in
+            p.workers[id] = .idle
+            guard page.error == nil else { return }
+            if !p.hasEngine[id] {
+                p.hasEngine[id] = true
+                p.engineTime.add(page.timings.engine)
+            }
+            p.recognizeTime.add(page.timings.recognize)
         }
     }
 
