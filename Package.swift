@@ -39,11 +39,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
-        .systemLibrary(
-            name: "CTesseract",
-            pkgConfig: "tesseract",
-            providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]
-        ),
+        // Not through pkg-config: tesseract.pc adds -larchive -lcurl, which libtesseract needs
+        // but scantext does not call. Linked directly, they are loaded at every start on top
+        // of what libtesseract loads, and -lcurl can name another build of curl than
+        // libtesseract's (libcurl-nss, with seven NSS libraries). The module map links
+        // tesseract, lept and gomp; the headers are in /usr/include.
+        .systemLibrary(name: "CTesseract"),
         .systemLibrary(
             name: "CTurboJPEG",
             pkgConfig: "libturbojpeg",
