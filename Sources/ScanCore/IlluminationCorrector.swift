@@ -17,9 +17,21 @@ public struct IlluminationCorrector: Sendable {
     }
 
     public func flatten(_ image: PixelBuffer) -> PixelBuffer {
-        let grey = image.grayscale()
+        var page = image.grayscale()
+        flattenGrey(&page)
+        return page
+    }
+
+    /// The same in place: a grey page is overwritten (no second page-sized buffer); a colour
+    /// page becomes grey first.
+    public func flatten(_ image: inout PixelBuffer) {
+        if image.format != .gray { image = image.grayscale() }
+        flattenGrey(&image)
+    }
+
+    private func flattenGrey(_ grey: inout PixelBuffer) {
         let w = grey.width, h = grey.height, c = max(cellSize, 4)
-        guard w > 0, h > 0 else { return grey }
+        guard w > 0, h > 0 else { return }
         let cw = (w + c - 1) / c, ch = (h + c - 1) / c
         var paper = [Float](repeating: 255, count: cw * ch)
         grey.pixels.withUnsafeBufferPointer { px in
@@ -50,31 +62,28 @@ public struct IlluminationCorrector: Sendable {
         paper = Self.smooth(Self.fillDarkCells(paper, cw, ch), cw, ch)
         let gain = paper.map { paperLevel / $0 }
 
-        let out = [UInt8](unsafeUninitializedCapacity: w * h) { dst, initialized in
-            grey.pixels.withUnsafeBufferPointer { px in
-                var cells = [Float](repeating: 0, count: cw)
-                var row = [UInt32](repeating: 0, count: w)
-                row.withUnsafeMutableBufferPointer { row in
-                    for y in 0..<h {
-                        // The gain along this row at each cell centre, between cell rows...
-                        let fy = min(max((Float(y) + 0.5) / Float(c) - 0.5, 0), Float(ch - 1))
-                        let y0 = Int(fy), y1 = min(y0 + 1, ch - 1), ty = fy - Float(y0)
-                        for cx in 0..<cw { cells[cx] = gain[y0 * cw + cx] + (gain[y1 * cw + cx] - gain[y0 * cw + cx]) * ty }
-                        // ...then per pixel, linear between cell centres, in 16.16 fixed point.
-                        Self.fillRow(row, cells: cells, cellSize: c)
-                        // out = grey × gain, gain in 8.8 fixed point; a plain loop the compiler
-                        // vectorises (no trapping conversions).
-                        let src = px.baseAddress! + y * w, o = dst.baseAddress! + y * w
-                        for x in 0..<w {
-                            let v = (UInt32(src[x]) &* row[x] &+ 128) &>> 8
-                            o[x] = UInt8(truncatingIfNeeded: Swift.min(v, 255))
-                        }
+        // Each pixel is read once and written in its place, after every cell has been measured.
+        grey.pixels.withUnsafeMutableBufferPointer { px in
+            var cells = [Float](repeating: 0, count: cw)
+            var row = [UInt32](repeating: 0, count: w)
+            row.withUnsafeMutableBufferPointer { row in
+                for y in 0..<h {
+                    // The gain along this row at each cell centre, between cell rows...
+                    let fy = min(max((Float(y) + 0.5) / Float(c) - 0.5, 0), Float(ch - 1))
+                    let y0 = Int(fy), y1 = min(y0 + 1, ch - 1), ty = fy - Float(y0)
+                    for cx in 0..<cw { cells[cx] = gain[y0 * cw + cx] + (gain[y1 * cw + cx] - gain[y0 * cw + cx]) * ty }
+                    // ...then per pixel, linear between cell centres, in 16.16 fixed point.
+                    Self.fillRow(row, cells: cells, cellSize: c)
+                    // out = grey × gain, gain in 8.8 fixed point; a plain loop the compiler
+                    // vectorises (no trapping conversions).
+                    let p = px.baseAddress! + y * w
+                    for x in 0..<w {
+                        let v = (UInt32(p[x]) &* row[x] &+ 128) &>> 8
+                        p[x] = UInt8(truncatingIfNeeded: Swift.min(v, 255))
                     }
                 }
             }
-            initialized = w * h
         }
-        return PixelBuffer(unchecked: w, h, .gray, out)
     }
 
     /// Fills `row` with the gain, 8.8 fixed point, interpolated linearly between the cell

@@ -88,6 +88,22 @@ public struct ScanPage: Sendable {
         image = filtered
         steps.append(.filtered(name))
     }
+
+    /// Applies a filter that rewrites the page's pixels in place, recorded as `name`. The page
+    /// lets go of its pixels while the filter runs, so the filter writes into them without a
+    /// copy. A filter must keep the size: one that does not throws, and the page then holds what
+    /// the filter left, unrecorded.
+    public mutating func applyFilter(_ name: String, inPlace filter: (inout PixelBuffer) -> Void) throws(ScanCoreError) {
+        var pixels = image
+        image = PixelBuffer(unchecked: 0, 0, image.format, [])
+        let before = (pixels.width, pixels.height)
+        filter(&pixels)
+        image = pixels
+        guard pixels.width == before.0, pixels.height == before.1 else {
+            throw ScanCoreError(.invalidImage, "a filter must keep the page size")
+        }
+        steps.append(.filtered(name))
+    }
 }
 
 /// A document: the ordered pages of one source.

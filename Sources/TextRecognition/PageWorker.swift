@@ -148,7 +148,7 @@ final class PageWorker {
             result.quadDetected = options.crop == .auto
             // A rectified photo carries the photo's uneven light; flat scans are left as they are.
             do throws(ScanCoreError) {
-                try page.applyFilter("illumination", illumination.flatten(page.image))
+                try page.applyFilter("illumination") { illumination.flatten(&$0) }
             } catch {
                 throw RecognitionError(.geometry, source: pageName(job), error.message, remedy: "")
             }

@@ -1,5 +1,6 @@
 import Testing
 @testable import ScanCore
+import ScanTestSupport
 
 @Suite struct PixelBufferTests {
     @Test("the initializer checks the element count")
@@ -146,5 +147,34 @@ import Testing
         #expect(right > 220)
         // Ink stays dark on the shaded side.
         #expect(flat.pixels[1 * w + 370] < 80)
+    }
+
+    @Test("flattening in place gives the same page, in the page's own buffer, recorded as a step")
+    func flattensInPlace() throws {
+        let corners = Quad(topLeft: Point(60, 40), topRight: Point(440, 60), bottomRight: Point(430, 370), bottomLeft: Point(50, 350))
+        let photo = try SyntheticPhoto.make(
+            page: SyntheticPhoto.textLikePage(width: 300, height: 400), corners: corners, width: 500, height: 400,
+            background: .dark, seed: 3)
+        let expected = IlluminationCorrector().flatten(photo.grayscale())
+        // The page is the only owner of its pixels: they are rewritten where they are.
+        var page = ScanPage(source: "p", index: 0, image: photo.grayscale(), resolution: nil)
+        let buffer = page.image.pixels.withUnsafeBufferPointer { $0.baseAddress }
+        try page.applyFilter("illumination") { IlluminationCorrector().flatten(&$0) }
+        #expect(page.image == expected)
+        #expect(page.image.pixels.withUnsafeBufferPointer { $0.baseAddress } == buffer)
+        #expect(page.steps.last == .filtered("illumination"))
+        // Pixels shared with another owner are copied first: that owner's stay as they were.
+        let kept = photo.grayscale()
+        var shared = ScanPage(source: "p", index: 0, image: kept, resolution: nil)
+        try shared.applyFilter("illumination") { IlluminationCorrector().flatten(&$0) }
+        #expect(shared.image == expected && kept == photo.grayscale())
+        // Colour pages become grey, as with the copying form.
+        var colour = photo
+        IlluminationCorrector().flatten(&colour)
+        #expect(colour == IlluminationCorrector().flatten(photo) && colour.format == .gray)
+        // A filter that changes the size is refused.
+        #expect(throws: ScanCoreError.self) {
+            try page.applyFilter("crop") { $0 = PixelBuffer(width: 10, height: 10, format: .gray, fill: 0) }
+        }
     }
 }
