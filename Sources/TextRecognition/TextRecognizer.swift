@@ -2,6 +2,7 @@ import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
+import CTesseract
 import Foundation
 import ScanCore
 import Synchronization
@@ -142,35 +143,43 @@ public final class TextRecognizer: Sendable {
             group.enter()
             workQueue.async {
                 defer { group.leave() }
-                let worker = PageWorker(options: options, cancel: task.abandonFlag)
-                let deliver: @Sendable (RecognizedPage) -> Void = { page in
-                    onPage(page)
-                    window.signal()
-                }
-                // Whether this worker holds one of the window's places for a page it has not
-                // taken yet.
-                var holdsRoom = false
-                work: while true {
-                    switch run.nextStep(worker: id, window: window, holdsRoom: &holdsRoom) {
-                    case .waitForRoom:
-                        window.wait()
-                        holdsRoom = true
-                    case .prepare(let job):
-                        switch worker.prepare(job) {
-                        case .finished(let result):
-                            run.finishedPreparing(worker: id, nil)
+                do {
+                    let worker = PageWorker(options: options, cancel: task.abandonFlag)
+                    let deliver: @Sendable (RecognizedPage) -> Void = { page in
+                        onPage(page)
+                        window.signal()
+                    }
+                    // Whether this worker holds one of the window's places for a page it has not
+                    // taken yet.
+                    var holdsRoom = false
+                    work: while true {
+                        switch run.nextStep(worker: id, window: window, holdsRoom: &holdsRoom) {
+                        case .waitForRoom:
+                            window.wait()
+                            holdsRoom = true
+                        case .prepare(let job):
+                            switch worker.prepare(job) {
+                            case .finished(let result):
+                                run.finishedPreparing(worker: id, nil)
+                                run.complete(result, on: delivery, deliver: deliver)
+                            case .ready(let page):
+                                run.finishedPreparing(worker: id, page)
+                            }
+                        case .recognize(let page):
+                            let result = worker.recognize(page)
+                            run.finishedRecognizing(worker: id, result)
                             run.complete(result, on: delivery, deliver: deliver)
-                        case .ready(let page):
-                            run.finishedPreparing(worker: id, page)
+                        case .stop:
+                            break work
                         }
-                    case .recognize(let page):
-                        let result = worker.recognize(page)
-                        run.finishedRecognizing(worker: id, result)
-                        run.complete(result, on: delivery, deliver: deliver)
-                    case .stop:
-                        break work
                     }
                 }
+                // The worker and its engine are gone. While others are still at work, this
+                // core would only wait: it hands the freed memory back to the system now, so
+                // that less is left to unmap when the process exits.
+                #if canImport(Glibc)
+                if run.othersWorking(id) { malloc_trim(0) }
+                #endif
             }
         }
         group.notify(queue: delivery) {
@@ -464,6 +473,17 @@ private final class RunState: Sendable {
         }
         return WorkBalance(prepare: prepare, recognize: recognize)
             .preparesFirst(now: now, others: others, ready: ready, unprepared: unprepared)
+    }
+
+    /// Whether a worker other than `id` may still prepare or recognise a page.
+    func othersWorking(_ id: Int) -> Bool {
+        plan.withLock { p in
+            p.workers.indices.contains { j in
+                if j == id { return false }
+                if case .stopped = p.workers[j] { return false }
+                return true
+            }
+        }
     }
 
     /// Records a preparation; a prepared page joins the pages waiting for an engine.
