@@ -21,7 +21,7 @@ struct RunCounts: Sendable, Equatable {
     var unfinished = 0
     /// Pages recognised.
     var pages = 0
-    /// The input being read now.
+    /// The input whose pages are being delivered.
     var current: String?
     /// Every input the run will take, once a background count of the tree has finished.
     var total: Int?

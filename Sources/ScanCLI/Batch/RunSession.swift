@@ -144,7 +144,6 @@ final class RunSession: Sendable, BatchPlanObserver {
 
     private func register(_ input: BatchInput, at index: Int) {
         inputs.withLock { $0[index] = input }
-        counts.withLock { $0.current = input.path }
     }
 
     // MARK: BatchPlanObserver
@@ -169,6 +168,9 @@ final class RunSession: Sendable, BatchPlanObserver {
             ?? InputWalker.file(path: page.source, relative: InputWalker.name(of: page.source), keepExtension: false, modified: nil)
         var d = delivery.withLock { $0 }
         if d.inputIndex != page.inputIndex || !d.open {
+            // The recognizer lists inputs ahead of their turn, so the progress line names the
+            // input whose pages are arriving, not the last one listed.
+            counts.withLock { $0.current = input.path }
             d = Delivery(inputIndex: page.inputIndex, open: true)
             do throws(CLIError) {
                 try sink.begin(input)
