@@ -61,14 +61,6 @@ final class PageWorker {
         return result
     }
 
-    /// Prepares and recognises a page on this worker.
-    func process(_ job: PageJob) -> RecognizedPage {
-        switch prepare(job) {
-        case .finished(let result): result
-        case .ready(let prepared): recognize(prepared)
-        }
-    }
-
     private static func failed(_ partial: RecognizedPage, _ error: RecognitionError, name: String) -> RecognizedPage {
         var result = partial
         result.error = error.source == nil ? error.about(name) : error

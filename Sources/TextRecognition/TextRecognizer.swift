@@ -295,6 +295,7 @@ private final class RunState: Sendable {
         /// than `horizon`.
         mutating func remaining(horizon: Int) -> Int? {
             var count = (currentImage?.pageCount ?? currentPages.count) - nextPage
+            if count > horizon { return nil }
             while upcoming.count < horizon && !inputsEnded {
                 if let input = inputs.next() { upcoming.append(input) } else { inputsEnded = true }
             }
@@ -502,11 +503,11 @@ private final class RunState: Sendable {
     func finishedRecognizing(worker id: Int, _ page: RecognizedPage) {
         plan.withLock { p in
             p.workers[id] = .idle
+            let startedEngine = !p.hasEngine[id]
+            p.hasEngine[id] = true
+            // A failed page says nothing about how long a page takes.
             guard page.error == nil else { return }
-            if !p.hasEngine[id] {
-                p.hasEngine[id] = true
-                p.engineTime.add(page.timings.engine)
-            }
+            if startedEngine { p.engineTime.add(page.timings.engine) }
             p.recognizeTime.add(page.timings.recognize)
         }
     }

@@ -54,13 +54,13 @@ struct PreparedPageTests {
         let options = RecognitionOptions(jobs: 2, crop: .quad(quad))
         let image = try ImageSource.open(path: Fixtures.sample("clean.png"))
         let job = PageJob(sequence: 0, inputIndex: 0, source: "clean.png", page: 1, work: .decode(image, index: 0))
-        let alone = PageWorker(options: options, cancel: CancellationFlag()).process(job)
         let preparer = PageWorker(options: options, cancel: CancellationFlag())
         let recogniser = PageWorker(options: options, cancel: CancellationFlag())
-        guard case .ready(let prepared) = preparer.prepare(job) else {
+        guard case .ready(let prepared) = preparer.prepare(job), case .ready(let again) = recogniser.prepare(job) else {
             Issue.record("the page did not come back prepared")
             return
         }
+        let alone = recogniser.recognize(again)
         let handedOver = recogniser.recognize(prepared)
         #expect(alone.error == nil && handedOver.error == nil)
         #expect(!alone.text.isEmpty)
