@@ -4,7 +4,7 @@ extension ScantextCommand {
     /// Tells glibc's allocator to keep the memory a page frees for the next page.
     ///
     /// Every page allocates the same few large buffers: a 12 MP photo decodes into 12 MB, its
-    /// warped and flattened copies take 3 MB each, and Tesseract makes several images of its
+    /// warped page takes 3 MB (flattened in place), and Tesseract makes several images of its
     /// own. By default glibc serves each of those with a fresh `mmap` and returns it on `free`
     /// (its dynamic threshold trails the sizes seen), or trims the top of a worker's heap, so the
     /// next page faults every 4 KB page in again. With two workers each such change to the page

@@ -17,19 +17,15 @@ public struct IlluminationCorrector: Sendable {
     }
 
     public func flatten(_ image: PixelBuffer) -> PixelBuffer {
-        var page = image.grayscale()
-        flattenGrey(&page)
+        var page = image
+        flatten(&page)
         return page
     }
 
     /// The same in place: a grey page is overwritten (no second page-sized buffer); a colour
     /// page becomes grey first.
-    public func flatten(_ image: inout PixelBuffer) {
-        if image.format != .gray { image = image.grayscale() }
-        flattenGrey(&image)
-    }
-
-    private func flattenGrey(_ grey: inout PixelBuffer) {
+    public func flatten(_ grey: inout PixelBuffer) {
+        if grey.format != .gray { grey = grey.grayscale() }
         let w = grey.width, h = grey.height, c = max(cellSize, 4)
         guard w > 0, h > 0 else { return }
         let cw = (w + c - 1) / c, ch = (h + c - 1) / c

@@ -42,7 +42,7 @@ final class PageWorker {
         result.pagesInSource = job.pagesInSource
         let name = pageName(job)
         do throws(RecognitionError) {
-            guard let page = try prepare(job, into: &result) else { return .finished(result) }
+            guard let page = try prepare(job, named: name, into: &result) else { return .finished(result) }
             return .ready(PreparedPage(result: result, page: page, name: name))
         } catch {
             return .finished(Self.failed(result, error, name: name))
@@ -78,7 +78,7 @@ final class PageWorker {
     }
 
     /// The page ready for Tesseract, or nil when the run stops before recognition.
-    private func prepare(_ job: PageJob, into result: inout RecognizedPage) throws(RecognitionError) -> ScanPage? {
+    private func prepare(_ job: PageJob, named name: String, into result: inout RecognizedPage) throws(RecognitionError) -> ScanPage? {
         var clock = Stopwatch()
         var page: ScanPage
         switch job.work {
@@ -91,7 +91,7 @@ final class PageWorker {
                 // Recognition reads grey; colour is kept only for pages saved as they are.
                 page = try image.page(index, limits: options.limits, luminanceOnly: !options.keepCorrectedImages)
             } catch {
-                throw image.pageCount > 1 ? error.about(pageName(job)) : error
+                throw image.pageCount > 1 ? error.about(name) : error
             }
         }
         result.timings.decode = clock.lap()
@@ -133,7 +133,7 @@ final class PageWorker {
                 try page.correctPerspective(quad, detected: options.crop == .auto, using: corrector)
             } catch {
                 throw RecognitionError(
-                    .geometry, source: pageName(job), "the page outline \(quad) cannot be rectified (\(error.message))",
+                    .geometry, source: name, "the page outline \(quad) cannot be rectified (\(error.message))",
                     remedy: "give four corners TL;TR;BR;BL of a convex outline, or use --crop none")
             }
             result.quad = page.quad
@@ -142,7 +142,7 @@ final class PageWorker {
             do throws(ScanCoreError) {
                 try page.applyFilter("illumination") { illumination.flatten(&$0) }
             } catch {
-                throw RecognitionError(.geometry, source: pageName(job), error.message, remedy: "")
+                throw RecognitionError(.geometry, source: name, error.message, remedy: "")
             }
         }
         result.timings.warp = clock.lap()
@@ -199,7 +199,7 @@ final class PageWorker {
 /// A page decoded, outlined and flattened, waiting for an engine. Any worker may recognise it.
 struct PreparedPage: Sendable {
     /// The result so far: sizes, outline, steps and the timings of the stages done.
-    var result: RecognizedPage
+    let result: RecognizedPage
     let page: ScanPage
     /// How errors name the page.
     let name: String

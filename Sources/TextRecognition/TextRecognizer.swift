@@ -136,7 +136,6 @@ public final class TextRecognizer: Sendable {
         let window = DispatchSemaphore(value: options.jobs * max(1, options.pagesInFlightPerWorker))
         let run = RunState(inputs: AnyIterator(inputs.makeIterator()), options: options, task: task)
         let group = DispatchGroup()
-        let started = DispatchTime.now().uptimeNanoseconds
         let options = self.options
 
         for id in 0..<options.jobs {
@@ -184,7 +183,7 @@ public final class TextRecognizer: Sendable {
         }
         group.notify(queue: delivery) {
             var summary = run.summary
-            summary.elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            summary.elapsed = run.elapsed
             summary.cancelled = task.isCancelled
             completion(summary)
         }
@@ -407,13 +406,14 @@ private final class RunState: Sendable {
 
     var summary: RecognitionSummary { emitter.withLock { $0.summary } }
 
-    private var now: Double { Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
+    /// Seconds since the run started.
+    var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
 
     /// What `worker` does next. A worker with a prepared page waiting recognises it, unless
     /// preparing another page first ends the run sooner; otherwise it prepares the next page,
     /// once the window has room for it.
     func nextStep(worker id: Int, window: DispatchSemaphore, holdsRoom: inout Bool) -> Step {
-        let now = self.now
+        let now = elapsed
         let limits = options.limits
         return plan.withLock { p -> Step in
             if !p.ready.isEmpty {
