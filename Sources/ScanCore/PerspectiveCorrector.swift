@@ -91,13 +91,11 @@ private struct WarpKernel {
     static let lanes = V(0, 1, 2, 3, 4, 5, 6, 7)
 
     func row(_ y: Int, width w: Int, into out: UnsafeMutablePointer<UInt8>) {
-        let yc = Double(y) + 0.5
-        // u = (a·x + a0) / (c·x + c0), v = (b·x + b0) / (c·x + c0), with x the output pixel centre.
-        // Sample positions are shifted by −½ to address pixel indices.
-        let a = Float(m.r0.x), b = Float(m.r1.x), cx = Float(m.r2.x)
-        let a0 = Float(m.r0.y * yc + m.r0.z + m.r0.x * 0.5)
-        let b0 = Float(m.r1.y * yc + m.r1.z + m.r1.x * 0.5)
-        let c0 = Float(m.r2.y * yc + m.r2.z + m.r2.x * 0.5)
+        if channels == 1 {
+            greyRow(y, width: w, into: out)
+            return
+        }
+        let (a, b, cx, a0, b0, c0) = rowConstants(y)
         let maxX = Float(sw - 1), maxY = Float(sh - 1)
         var x = 0
         while x + 8 <= w {
@@ -106,16 +104,35 @@ private struct WarpKernel {
             let u = (xs * a + a0) * wInv - 0.5
             let v = (xs * b + b0) * wInv - 0.5
             if all(u .>= 0) && all(u .< maxX) && all(v .>= 0) && all(v .< maxY) {
-                if channels == 1 {
-                    interiorGrey(u: u, v: v, out: out + x)
-                } else {
-                    interior(u: u, v: v, out: out + x * channels)
-                }
+                interior(u: u, v: v, out: out + x * channels)
             } else {
                 for l in 0..<8 { edge(u: u[l], v: v[l], out: out + (x + l) * channels) }
             }
             x += 8
         }
+        tail(from: x, width: w, a: a, b: b, cx: cx, a0: a0, b0: b0, c0: c0, into: out)
+    }
+
+    /// u = (a·x + a0) / (c·x + c0), v = (b·x + b0) / (c·x + c0) for output row `y`, with x the
+    /// output pixel centre. Sample positions are shifted by −½ to address pixel indices.
+    @inline(__always)
+    private func rowConstants(_ y: Int) -> (Float, Float, Float, Float, Float, Float) {
+        let yc = Double(y) + 0.5
+        return (
+            Float(m.r0.x), Float(m.r1.x), Float(m.r2.x),
+            Float(m.r0.y * yc + m.r0.z + m.r0.x * 0.5),
+            Float(m.r1.y * yc + m.r1.z + m.r1.x * 0.5),
+            Float(m.r2.y * yc + m.r2.z + m.r2.x * 0.5)
+        )
+    }
+
+    /// The last pixels of a row that do not fill eight lanes.
+    @inline(__always)
+    private func tail(
+        from start: Int, width w: Int, a: Float, b: Float, cx: Float, a0: Float, b0: Float, c0: Float,
+        into out: UnsafeMutablePointer<UInt8>
+    ) {
+        var x = start
         while x < w {
             let xf = Float(x)
             let wInv = 1 / (xf * cx + c0)
@@ -124,23 +141,48 @@ private struct WarpKernel {
         }
     }
 
+    /// A grey row: everything the eight-pixel step needs is fixed before the loop (the source's
+    /// base address and stride, the limits), so the loop body keeps its values in registers.
+    private func greyRow(_ y: Int, width w: Int, into out: UnsafeMutablePointer<UInt8>) {
+        let (a, b, cx, a0, b0, c0) = rowConstants(y)
+        let maxX = Float(sw - 1), maxY = Float(sh - 1)
+        guard let source = src.baseAddress else {  // an empty source: nothing inside it
+            out.update(repeating: UInt8(background), count: w)
+            return
+        }
+        let base = UnsafeRawPointer(source)
+        var x = 0
+        while x &+ 8 <= w {
+            let xs = V(repeating: Float(x)) + Self.lanes
+            let wInv = 1 / (xs * cx + c0)
+            let u = (xs * a + a0) * wInv - 0.5
+            let v = (xs * b + b0) * wInv - 0.5
+            if all((u .>= 0) .& (u .< maxX) .& (v .>= 0) .& (v .< maxY)) {
+                interiorGrey(u: u, v: v, base: base, out: out + x)
+            } else {
+                for l in 0..<8 { edge(u: u[l], v: v[l], out: out + x + l) }
+            }
+            x &+= 8
+        }
+        tail(from: x, width: w, a: a, b: b, cx: cx, a0: a0, b0: b0, c0: c0, into: out)
+    }
+
     /// Grey fast path in 5-bit fixed point, as OpenCV's INTER_LINEAR does. Coordinates, their
     /// rounding, the source offsets and the four bilinear weights are computed for eight pixels
     /// at once in SIMD. Rounding uses the float trick
     /// `x + 1.5·2²³`, whose low mantissa bits are then the integer: the standard library's
     /// SIMD float-to-integer conversion is not vectorised and would cost more than the sample.
     /// Exact while `32·u` stays below 2²², i.e. for sources under 131 072 pixels a side. Only
-    /// the loads are per pixel; the blend is SIMD.
+    /// the loads are per lane; the blend is SIMD.
     @inline(__always)
-    private func interiorGrey(u: V, v: V, out: UnsafeMutablePointer<UInt8>) {
+    private func interiorGrey(u: V, v: V, base: UnsafeRawPointer, out: UnsafeMutablePointer<UInt8>) {
         let magic = V(repeating: 12_582_912)
         let uq = unsafeBitCast(u * 32 + magic, to: SIMD8<Int32>.self) &- 0x4B40_0000
         let vq = unsafeBitCast(v * 32 + magic, to: SIMD8<Int32>.self) &- 0x4B40_0000
         let fx = uq & 31, fy = vq & 31
-        let index = (vq &>> 5) &* Int32(sw) &+ (uq &>> 5)
+        let index = (vq &>> 5) &* Int32(truncatingIfNeeded: sw) &+ (uq &>> 5)
         let w00 = (32 &- fx) &* (32 &- fy), w01 = fx &* (32 &- fy)
         let w10 = (32 &- fx) &* fy, w11 = fx &* fy
-        let base = UnsafeRawPointer(src.baseAddress!)
         let stride = sw
         // Only the loads are per lane: two neighbouring bytes per load (little-endian: the
         // left one is the low byte), above and below. The blend is SIMD.
@@ -148,7 +190,7 @@ private struct WarpKernel {
         for l in 0..<8 {
             let i = Int(index[l])
             top[l] = Int32(base.loadUnaligned(fromByteOffset: i, as: UInt16.self))
-            bottom[l] = Int32(base.loadUnaligned(fromByteOffset: i + stride, as: UInt16.self))
+            bottom[l] = Int32(base.loadUnaligned(fromByteOffset: i &+ stride, as: UInt16.self))
         }
         let sum = (top & 255) &* w00 &+ (top &>> 8) &* w01 &+ (bottom & 255) &* w10 &+ (bottom &>> 8) &* w11
         let result = SIMD8<UInt8>(truncatingIfNeeded: (sum &+ 512) &>> 10)
