@@ -47,22 +47,34 @@ public final class ImageSource: Sendable {
                 .isDirectory, source: path, "is a directory",
                 remedy: "name image files, or pass --output-dir DIR to process a directory tree")
         }
-        guard fm.isReadableFile(atPath: path), let handle = FileHandle(forReadingAtPath: path) else {
-            throw RecognitionError(.unreadable, source: path, "permission denied", remedy: "check the file's permissions")
+        let fd = FileBytes.openForReading(path)
+        guard fd >= 0 else {
+            let code = errno
+            switch code {
+            case ENOENT: throw RecognitionError(.notFound, source: path, "no such file", remedy: "check the path")
+            case EACCES, EPERM:
+                throw RecognitionError(.unreadable, source: path, "permission denied", remedy: "check the file's permissions")
+            default:
+                throw RecognitionError(
+                    .unreadable, source: path, "could not be opened (\(String(cString: strerror(code))))",
+                    remedy: "check the file and the disk")
+            }
         }
-        defer { try? handle.close() }
-        let size = (try? handle.seekToEnd()).map(Int.init) ?? 0
-        if size > limits.maxFileBytes {
-            throw RecognitionError(
-                .tooLarge, source: path, "the file is \(size >> 20) MiB, over the \(limits.maxFileBytes >> 20) MiB limit",
-                remedy: "split or shrink it")
-        }
+        defer { close(fd) }
         let data: Data
-        do {
-            try handle.seek(toOffset: 0)
-            data = try handle.readToEnd() ?? Data()
+        do throws(FileBytes.Failure) {
+            data = try FileBytes.read(fd, limit: limits.maxFileBytes)
         } catch {
-            throw RecognitionError(.unreadable, source: path, "could not be read (\(error.localizedDescription))", remedy: "check the file and the disk")
+            switch error {
+            case .tooLarge(let size):
+                throw RecognitionError(
+                    .tooLarge, source: path, "the file is \(size >> 20) MiB, over the \(limits.maxFileBytes >> 20) MiB limit",
+                    remedy: "split or shrink it")
+            case .readFailed(let code):
+                throw RecognitionError(
+                    .unreadable, source: path, "could not be read (\(String(cString: strerror(code))))",
+                    remedy: "check the file and the disk")
+            }
         }
         return try ImageSource(name: path, data: data, limits: limits)
     }
@@ -70,10 +82,19 @@ public final class ImageSource: Sendable {
     /// Reads all of standard input as one image file.
     public static func standardInput(limits: DecodeLimits = .default) throws(RecognitionError) -> ImageSource {
         let data: Data
-        do {
-            data = try FileHandle.standardInput.readToEnd() ?? Data()
+        do throws(FileBytes.Failure) {
+            data = try FileBytes.read(STDIN_FILENO, limit: limits.maxFileBytes)
         } catch {
-            throw RecognitionError(.unreadable, source: "-", "standard input could not be read", remedy: "pipe an image file into scantext")
+            switch error {
+            case .tooLarge:
+                throw RecognitionError(
+                    .tooLarge, source: "-", "standard input holds over \(limits.maxFileBytes >> 20) MiB",
+                    remedy: "split or shrink the image")
+            case .readFailed(let code):
+                throw RecognitionError(
+                    .unreadable, source: "-", "standard input could not be read (\(String(cString: strerror(code))))",
+                    remedy: "pipe an image file into scantext")
+            }
         }
         return try ImageSource(name: "-", data: data, limits: limits)
     }

@@ -71,6 +71,66 @@ import Testing
         }
     }
 
+    @Test("files are read whole, in large reads, and refused past the size limit")
+    func readsFilesWhole() throws {
+        let path = Fixtures.sample("noisy.jpg")
+        let expected = try Data(contentsOf: URL(fileURLWithPath: path))
+        let fd = open(path, O_RDONLY)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        #expect(try FileBytes.read(fd, limit: 1 << 30) == expected)
+        lseek(fd, 0, SEEK_SET)
+        #expect(throws: FileBytes.Failure.tooLarge(size: expected.count)) { try FileBytes.read(fd, limit: expected.count - 1) }
+        // The size limit holds for the whole path through ImageSource too.
+        #expect { try ImageSource.open(path: path, limits: DecodeLimits(maxPixels: 1 << 30, maxFileBytes: 1000)) } throws: {
+            ($0 as? RecognitionError)?.code == .tooLarge
+        }
+    }
+
+    @Test("a pipe is read to its end across several growing chunks, and stopped at the limit")
+    func readsPipes() throws {
+        let payload = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) })
+        func pipeRead(limit: Int) throws(FileBytes.Failure) -> Data {
+            var fds: [Int32] = [0, 0]
+            _ = pipe(&fds)
+            let (input, output) = (fds[0], fds[1])
+            let writer = Thread {
+                payload.withUnsafeBytes { raw in
+                    var offset = 0
+                    while offset < raw.count {
+                        let n = write(output, raw.baseAddress! + offset, raw.count - offset)
+                        if n <= 0 { break }  // the reader stopped early
+                        offset += n
+                    }
+                }
+                close(output)
+            }
+            writer.start()
+            defer { close(input) }
+            return try FileBytes.read(input, limit: limit)
+        }
+        signal(SIGPIPE, SIG_IGN)
+        #expect(try pipeRead(limit: 1 << 30) == payload)
+        #expect(throws: FileBytes.Failure.self) { try pipeRead(limit: 2 << 20) }
+    }
+
+    @Test("a named pipe given as a path (as with <(command)) is an input like any file")
+    func namedPipe() throws {
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("scantext-fifo-\(getpid())").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        let png = try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("clean.png")))
+        let writer = Thread {
+            let fd = open(fifo, O_WRONLY)
+            png.withUnsafeBytes { _ = write(fd, $0.baseAddress!, $0.count) }
+            close(fd)
+        }
+        writer.start()
+        let source = try ImageSource.open(path: fifo)
+        #expect(source.format == .png && source.pageCount == 1)
+        #expect(try source.page(0).image == ImageSource.open(path: Fixtures.sample("clean.png")).page(0).image)
+    }
+
     @Test("missing files and directories")
     func missing() {
         #expect { try ImageSource.open(path: "/nonexistent/x.png") } throws: { ($0 as? RecognitionError)?.code == .notFound }
