@@ -36,6 +36,13 @@ public struct RecognitionOptions: Sendable {
     public var skipRecognition = false
     /// Pages a worker may hold beyond the oldest one not yet delivered; bounds memory.
     public var pagesInFlightPerWorker = 2
+    /// Call `completion` as soon as the last page is delivered, while the workers still release
+    /// their engines (about 4 ms each for `eng`) on their own threads. For a process that ends
+    /// right after the run and leaves without running exit handlers (`_exit`), as the command
+    /// line does: the last worker's engine release is then off the run's critical path. With
+    /// `exit()` instead, libtesseract's static destructors could run while an engine is being
+    /// deleted. Off by default: `completion` then comes after every engine is released.
+    public var completesBeforeEnginesAreReleased = false
     /// Test hook: seconds to sleep before processing the page at this run position.
     var simulatedDelay: (@Sendable (Int) -> Double)?
     /// Test hook: a free worker prepares pages ahead whenever the window has room, whatever
@@ -141,7 +148,8 @@ public final class TextRecognizer: Sendable {
         for id in 0..<options.jobs {
             group.enter()
             workQueue.async {
-                defer { group.leave() }
+                // Whether this worker has left the group (it may before releasing its engine).
+                var left = false
                 do {
                     let worker = PageWorker(options: options, cancel: task.abandonFlag)
                     let deliver: @Sendable (RecognizedPage) -> Void = { page in
@@ -172,6 +180,10 @@ public final class TextRecognizer: Sendable {
                             break work
                         }
                     }
+                    if options.completesBeforeEnginesAreReleased {
+                        group.leave()
+                        left = true
+                    }
                 }
                 // The worker and its engine are gone. While others are still at work, this
                 // core would only wait: it hands the freed memory back to the system now, so
@@ -179,6 +191,7 @@ public final class TextRecognizer: Sendable {
                 #if canImport(Glibc)
                 if run.othersWorking(id) { malloc_trim(0) }
                 #endif
+                if !left { group.leave() }
             }
         }
         group.notify(queue: delivery) {

@@ -56,6 +56,27 @@ struct RecognizerTests {
         #expect(Double(e[5].1 - e[0].1) / 1e9 > 1.0)
     }
 
+    @Test("completion follows every page, whether or not it waits for the engines' release", arguments: [false, true])
+    func completionFollowsEveryPage(early: Bool) throws {
+        var options = RecognitionOptions(jobs: 2, crop: .none)
+        options.completesBeforeEnginesAreReleased = early
+        // Uneven pages, so that one worker stops well before the other.
+        options.simulatedDelay = { sequence in sequence == 3 ? 0.3 : 0 }
+        let recognizer = try TextRecognizer(options: options)
+        let delivered = Mutex(0)
+        let atCompletion = Mutex<(delivered: Int, pages: Int)?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        recognizer.start(Array(repeating: RecognitionInput.file(Fixtures.sample("lowres.png")), count: 4), onPage: { _ in
+            delivered.withLock { $0 += 1 }
+        }) { summary in
+            atCompletion.withLock { $0 = (delivered.withLock { $0 }, summary.pages) }
+            done.signal()
+        }
+        done.wait()
+        let seen = try #require(atCompletion.withLock { $0 })
+        #expect(seen.delivered == 4 && seen.pages == 4)
+    }
+
     @Test("completion-handler, async and stream APIs agree")
     func apisAgree() async throws {
         let recognizer = try TextRecognizer(options: RecognitionOptions(jobs: 2, crop: .none))
