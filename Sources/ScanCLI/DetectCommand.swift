@@ -56,7 +56,6 @@ struct DetectCommand: ParsableCommand {
     var inputs: [String] = []
 
     func validate() throws {
-        guard !inputs.isEmpty else { throw ValidationError("no input given; name image files, or '-' for standard input") }
         if (!include.isEmpty || !exclude.isEmpty) && !recursive {
             throw ValidationError("--include and --exclude filter the files found in directories; add --recursive")
         }
@@ -65,6 +64,7 @@ struct DetectCommand: ParsableCommand {
     }
 
     func run() throws {
+        try requireInputs(inputs, of: Self.self)
         Diagnostics.ignoreBrokenPipes()
         var options = RecognitionOptions(crop: .auto, limits: DecodeLimits(maxPixels: maxMegapixels * 1_000_000, maxFileBytes: DecodeLimits.default.maxFileBytes))
         if let jobs { options.jobs = jobs }

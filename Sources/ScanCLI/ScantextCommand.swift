@@ -87,7 +87,6 @@ struct RecognizeCommand: ParsableCommand {
     var inputs: [String] = []
 
     func validate() throws {
-        guard !inputs.isEmpty else { throw ValidationError("no input given; name image files, or '-' for standard input") }
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("'-' (standard input) can be given only once") }
         if format == .none && savePages == nil {
             throw ValidationError("--format none prints nothing; add --save-pages DIR to keep the corrected pages")
@@ -99,6 +98,7 @@ struct RecognizeCommand: ParsableCommand {
     }
 
     func run() throws {
+        try requireInputs(inputs, of: Self.self)
         Diagnostics.ignoreBrokenPipes()
         Diagnostics.setQuiet(batch.quiet)
         var options = engine.recognitionOptions(crop: crop.cropMode)

@@ -102,6 +102,19 @@ struct RecognizeCLITests {
         #expect(r.stderr.contains("Error"))
     }
 
+    @Test("an unknown option is named even when no input is given; no input alone says so", arguments: [[], ["detect"]])
+    func unknownOptionBeforeMissingInput(_ command: [String]) throws {
+        let bogus = try CLI.run(command + ["--bogus"])
+        #expect(bogus.status == 64)
+        #expect(bogus.stderr.contains("Unknown option '--bogus'"))
+        #expect(!bogus.stderr.contains("no input given"))
+        let none = try CLI.run(command)
+        #expect(none.status == 64)
+        #expect(none.stderr.hasPrefix("Error: no input given"))
+        #expect(none.stderr.contains("Usage: scantext \(command.first ?? "recognize") "))
+        #expect(none.stdout.isEmpty)
+    }
+
     @Test("missing language data names the package and exits 2")
     func missingLanguage() throws {
         let r = try CLI.run(["--lang", "eng+zzz", CLI.sample("clean.png")])
