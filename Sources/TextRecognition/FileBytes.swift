@@ -26,6 +26,8 @@ enum FileBytes {
     enum Failure: Error, Equatable {
         /// More than the limit; `size` is what was seen (at least limit + 1).
         case tooLarge(size: Int)
+        /// A directory, which has no bytes to read.
+        case isDirectory
         /// `read` failed with this errno.
         case readFailed(Int32)
     }
@@ -38,24 +40,23 @@ enum FileBytes {
     /// All bytes from `fd`'s current offset to its end.
     static func read(_ fd: Int32, limit: Int) throws(Failure) -> Data {
         var info = stat()
-        let regular = fstat(fd, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        let known = fstat(fd, &info) == 0
+        if known && (info.st_mode & S_IFMT) == S_IFDIR { throw .isDirectory }
+        let regular = known && (info.st_mode & S_IFMT) == S_IFREG
         if regular && Int(info.st_size) > limit { throw .tooLarge(size: Int(info.st_size)) }
         // A regular file's size is known; one more byte is asked for to see that it has not
         // grown since. Anything else starts at 1 MiB and doubles.
         var capacity = regular ? Int(info.st_size) + 1 : 1 << 20
         var count = 0
         guard var buffer = malloc(capacity) else { throw .readFailed(ENOMEM) }
+        // Freed on every way out but the last, where the returned `Data` takes it.
+        var handedOver = false
+        defer { if !handedOver { free(buffer) } }
         while true {
             if count == capacity {
-                guard count <= limit else {
-                    free(buffer)
-                    throw .tooLarge(size: count)
-                }
+                guard count <= limit else { throw .tooLarge(size: count) }
                 capacity = min(capacity * 2, limit + 1)
-                guard let grown = realloc(buffer, capacity) else {
-                    free(buffer)
-                    throw .readFailed(ENOMEM)
-                }
+                guard let grown = realloc(buffer, capacity) else { throw .readFailed(ENOMEM) }
                 buffer = grown
             }
             let n = systemRead(fd, buffer + count, capacity - count)
@@ -64,15 +65,11 @@ enum FileBytes {
             } else if n == 0 {
                 break
             } else if errno != EINTR {
-                let code = errno
-                free(buffer)
-                throw .readFailed(code)
+                throw .readFailed(errno)
             }
         }
-        guard count <= limit else {
-            free(buffer)
-            throw .tooLarge(size: count)
-        }
+        guard count <= limit else { throw .tooLarge(size: count) }
+        handedOver = true
         return Data(bytesNoCopy: buffer, count: count, deallocator: .free)
     }
 }

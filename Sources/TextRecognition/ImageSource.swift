@@ -37,16 +37,6 @@ public final class ImageSource: Sendable {
 
     /// Reads a file. Throws a `RecognitionError` naming the file for every way a file can be bad.
     public static func open(path: String, limits: DecodeLimits = .default) throws(RecognitionError) -> ImageSource {
-        let fm = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw RecognitionError(.notFound, source: path, "no such file", remedy: "check the path")
-        }
-        if isDirectory.boolValue {
-            throw RecognitionError(
-                .isDirectory, source: path, "is a directory",
-                remedy: "name image files, or pass --output-dir DIR to process a directory tree")
-        }
         let fd = FileBytes.openForReading(path)
         guard fd >= 0 else {
             let code = errno
@@ -66,6 +56,10 @@ public final class ImageSource: Sendable {
             data = try FileBytes.read(fd, limit: limits.maxFileBytes)
         } catch {
             switch error {
+            case .isDirectory:
+                throw RecognitionError(
+                    .isDirectory, source: path, "is a directory",
+                    remedy: "name image files, or pass --output-dir DIR to process a directory tree")
             case .tooLarge(let size):
                 throw RecognitionError(
                     .tooLarge, source: path, "the file is \(size >> 20) MiB, over the \(limits.maxFileBytes >> 20) MiB limit",
@@ -86,6 +80,8 @@ public final class ImageSource: Sendable {
             data = try FileBytes.read(STDIN_FILENO, limit: limits.maxFileBytes)
         } catch {
             switch error {
+            case .isDirectory:
+                throw RecognitionError(.unreadable, source: "-", "is a directory", remedy: "pipe an image file into scantext")
             case .tooLarge:
                 throw RecognitionError(
                     .tooLarge, source: "-", "standard input holds over \(limits.maxFileBytes >> 20) MiB",
