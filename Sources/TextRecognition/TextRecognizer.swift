@@ -429,15 +429,18 @@ private final class RunState: Sendable {
         let now = elapsed
         let limits = options.limits
         return plan.withLock { p -> Step in
+            // The next page in input order, taken with the window's place this worker holds.
+            func prepareNext() -> Step? {
+                guard let job = p.feeder.nextJob(limits: limits, cancelled: { task.isCancelled }) else { return nil }
+                holdsRoom = false
+                p.workers[id] = .preparing(since: now)
+                return .prepare(job)
+            }
             if !p.ready.isEmpty {
                 if preparesFirst(p: &p, worker: id, now: now),
                    holdsRoom || window.wait(timeout: .now()) == .success {
                     holdsRoom = true
-                    if let job = p.feeder.nextJob(limits: limits, cancelled: { task.isCancelled }) {
-                        holdsRoom = false
-                        p.workers[id] = .preparing(since: now)
-                        return .prepare(job)
-                    }
+                    if let step = prepareNext() { return step }
                 }
                 if holdsRoom {
                     window.signal()
@@ -453,11 +456,7 @@ private final class RunState: Sendable {
                 }
                 holdsRoom = true
             }
-            if let job = p.feeder.nextJob(limits: limits, cancelled: { task.isCancelled }) {
-                holdsRoom = false
-                p.workers[id] = .preparing(since: now)
-                return .prepare(job)
-            }
+            if let step = prepareNext() { return step }
             window.signal()
             holdsRoom = false
             p.workers[id] = .stopped
