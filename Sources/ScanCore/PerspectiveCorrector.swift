@@ -95,76 +95,90 @@ private struct WarpKernel {
             greyRow(y, width: w, into: out)
             return
         }
-        let (a, b, cx, a0, b0, c0) = rowConstants(y)
-        let maxX = Float(sw - 1), maxY = Float(sh - 1)
+        let map = RowMap(m, row: y)
         var x = 0
         while x + 8 <= w {
-            let xs = V(repeating: Float(x)) + Self.lanes
-            let wInv = 1 / (xs * cx + c0)
-            let u = (xs * a + a0) * wInv - 0.5
-            let v = (xs * b + b0) * wInv - 0.5
-            if all(u .>= 0) && all(u .< maxX) && all(v .>= 0) && all(v .< maxY) {
+            let (u, v) = map.eight(from: x)
+            if inside(u, v) {
                 interior(u: u, v: v, out: out + x * channels)
             } else {
                 for l in 0..<8 { edge(u: u[l], v: v[l], out: out + (x + l) * channels) }
             }
             x += 8
         }
-        tail(from: x, width: w, a: a, b: b, cx: cx, a0: a0, b0: b0, c0: c0, into: out)
+        tail(from: x, width: w, map: map, into: out)
     }
 
-    /// u = (a·x + a0) / (c·x + c0), v = (b·x + b0) / (c·x + c0) for output row `y`, with x the
-    /// output pixel centre. Sample positions are shifted by −½ to address pixel indices.
+    /// Where output row `y` samples the source: u = (a·x + a0) / (c·x + c0) and
+    /// v = (b·x + b0) / (c·x + c0), with x the output pixel centre, shifted by −½ to address
+    /// pixel indices.
+    private struct RowMap {
+        let a: Float, b: Float, c: Float, a0: Float, b0: Float, c0: Float
+
+        init(_ m: Homography, row y: Int) {
+            let yc = Double(y) + 0.5
+            a = Float(m.r0.x)
+            b = Float(m.r1.x)
+            c = Float(m.r2.x)
+            a0 = Float(m.r0.y * yc + m.r0.z + m.r0.x * 0.5)
+            b0 = Float(m.r1.y * yc + m.r1.z + m.r1.x * 0.5)
+            c0 = Float(m.r2.y * yc + m.r2.z + m.r2.x * 0.5)
+        }
+
+        /// The positions of output pixels x…x+7.
+        @inline(__always)
+        func eight(from x: Int) -> (u: V, v: V) {
+            let xs = V(repeating: Float(x)) + WarpKernel.lanes
+            let wInv = 1 / (xs * c + c0)
+            return ((xs * a + a0) * wInv - 0.5, (xs * b + b0) * wInv - 0.5)
+        }
+
+        /// The position of output pixel x.
+        @inline(__always)
+        func one(_ x: Int) -> (u: Float, v: Float) {
+            let xf = Float(x)
+            let wInv = 1 / (xf * c + c0)
+            return ((xf * a + a0) * wInv - 0.5, (xf * b + b0) * wInv - 0.5)
+        }
+    }
+
+    /// Whether all eight positions have their four neighbours inside the source.
     @inline(__always)
-    private func rowConstants(_ y: Int) -> (Float, Float, Float, Float, Float, Float) {
-        let yc = Double(y) + 0.5
-        return (
-            Float(m.r0.x), Float(m.r1.x), Float(m.r2.x),
-            Float(m.r0.y * yc + m.r0.z + m.r0.x * 0.5),
-            Float(m.r1.y * yc + m.r1.z + m.r1.x * 0.5),
-            Float(m.r2.y * yc + m.r2.z + m.r2.x * 0.5)
-        )
+    private func inside(_ u: V, _ v: V) -> Bool {
+        all((u .>= 0) .& (u .< Float(sw - 1)) .& (v .>= 0) .& (v .< Float(sh - 1)))
     }
 
     /// The last pixels of a row that do not fill eight lanes.
     @inline(__always)
-    private func tail(
-        from start: Int, width w: Int, a: Float, b: Float, cx: Float, a0: Float, b0: Float, c0: Float,
-        into out: UnsafeMutablePointer<UInt8>
-    ) {
-        var x = start
-        while x < w {
-            let xf = Float(x)
-            let wInv = 1 / (xf * cx + c0)
-            edge(u: (xf * a + a0) * wInv - 0.5, v: (xf * b + b0) * wInv - 0.5, out: out + x * channels)
-            x += 1
+    private func tail(from start: Int, width w: Int, map: RowMap, into out: UnsafeMutablePointer<UInt8>) {
+        for x in start..<w {
+            let (u, v) = map.one(x)
+            edge(u: u, v: v, out: out + x * channels)
         }
     }
 
     /// A grey row: everything the eight-pixel step needs is fixed before the loop (the source's
-    /// base address and stride, the limits), so the loop body keeps its values in registers.
+    /// base address and stride, the limits), so the loop body keeps its values in registers. Kept
+    /// out of line, so that the colour path inlined beside it does not crowd those registers.
+    @inline(never)
     private func greyRow(_ y: Int, width w: Int, into out: UnsafeMutablePointer<UInt8>) {
-        let (a, b, cx, a0, b0, c0) = rowConstants(y)
-        let maxX = Float(sw - 1), maxY = Float(sh - 1)
         guard let source = src.baseAddress else {  // an empty source: nothing inside it
             out.update(repeating: UInt8(background), count: w)
             return
         }
+        let map = RowMap(m, row: y)
         let base = UnsafeRawPointer(source)
         var x = 0
         while x &+ 8 <= w {
-            let xs = V(repeating: Float(x)) + Self.lanes
-            let wInv = 1 / (xs * cx + c0)
-            let u = (xs * a + a0) * wInv - 0.5
-            let v = (xs * b + b0) * wInv - 0.5
-            if all((u .>= 0) .& (u .< maxX) .& (v .>= 0) .& (v .< maxY)) {
+            let (u, v) = map.eight(from: x)
+            if inside(u, v) {
                 interiorGrey(u: u, v: v, base: base, out: out + x)
             } else {
                 for l in 0..<8 { edge(u: u[l], v: v[l], out: out + x + l) }
             }
             x &+= 8
         }
-        tail(from: x, width: w, a: a, b: b, cx: cx, a0: a0, b0: b0, c0: c0, into: out)
+        tail(from: x, width: w, map: map, into: out)
     }
 
     /// Grey fast path in 5-bit fixed point, as OpenCV's INTER_LINEAR does. Coordinates, their
