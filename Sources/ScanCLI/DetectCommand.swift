@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
-import ScanCore
+import ScanBatch
+import ScanOutput
 import TextRecognition
 
-/// `scantext detect`: page detection only.
+/// `scantext detect`: page detection only, on the outline pipeline (no Tesseract engine).
 struct DetectCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "detect",
@@ -29,67 +30,37 @@ struct DetectCommand: ParsableCommand {
         case text, jsonl
     }
 
-    @Option(help: "Output: text (one line per page) or jsonl (one object per page).")
+    @Option(help: "Output: text (one line per page) or jsonl (one object per page: source, page, width, height, quad, confidence).")
     var format: Format = .text
 
-    @Option(help: ArgumentHelp("Parallel workers (default: the number of cores).", valueName: "n"))
-    var jobs: Int?
+    @OptionGroup(title: "Workers")
+    var workers: WorkerOptions
 
-    @Option(help: ArgumentHelp("Refuse images larger than this many megapixels.", valueName: "mp"))
-    var maxMegapixels: Int = 250
-
-    @Flag(name: [.customShort("r"), .long], help: "Read the images in directories given as inputs, and in their subdirectories.")
-    var recursive = false
-
-    @Option(help: ArgumentHelp("With -r, only take files that match this glob (repeatable), as for the main command.", valueName: "glob"))
-    var include: [String] = []
-
-    @Option(help: ArgumentHelp("With -r, leave out files and directories that match this glob (repeatable).", valueName: "glob"))
-    var exclude: [String] = []
-
-    @Option(help: ArgumentHelp(
-        "Take only shard K of N: the inputs whose relative path hashes to K (FNV-1a 64, mod N, plus 1), as for the main command.",
-        valueName: "k/n"))
-    var shard: Shard?
-
-    @Argument(help: ArgumentHelp("Image files or, with -r, directories; '-' reads standard input.", valueName: "input"))
-    var inputs: [String] = []
-
-    func validate() throws {
-        if (!include.isEmpty || !exclude.isEmpty) && !recursive {
-            throw ValidationError("--include and --exclude filter the files found in directories; add --recursive")
-        }
-        if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("'-' (standard input) can be given only once") }
-        if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be 1 to 256, got \(jobs)") }
-    }
+    @OptionGroup(title: "Inputs")
+    var input: InputOptions
 
     func run() throws {
-        try requireInputs(inputs, of: Self.self)
+        try requireInputs(input.inputs, of: Self.self)
         Diagnostics.ignoreBrokenPipes()
-        var options = RecognitionOptions(crop: .auto, limits: DecodeLimits(maxPixels: maxMegapixels * 1_000_000, maxFileBytes: DecodeLimits.default.maxFileBytes))
-        if let jobs { options.jobs = jobs }
-        options.skipRecognition = true
-        let recognizer = try TextRecognizer(options: options)
         let out = DescriptorWriter.standardOutput
         let format = self.format
         let done = DispatchSemaphore(value: 0)
         let failed = CancellationFlag()
-        let walker = InputWalker(roots: inputs, options: InputWalker.Options(recursive: recursive, include: include, exclude: exclude))
-        let plan = BatchPlan(walker: walker, layout: nil, shard: shard, skipExisting: false, trackCollisions: false,
-                             observer: WalkReporter(failed: failed))
-        recognizer.start(DetectInputs(plan: plan), onPage: { page in
+        let plan = BatchPlan(walker: input.walker(), layout: nil, shard: input.shard, skipExisting: false,
+                             trackCollisions: false, observer: WalkReporter(failed: failed))
+        workers.outliner(crop: .auto, flattens: false).start(DetectInputs(plan: plan), onPage: { page in
             if let error = page.error {
                 Diagnostics.error(error.message)
                 failed.set()
                 return
             }
-            out.write(format == .jsonl ? Self.json(page) + "\n" : Self.text(page) + "\n")
+            out.write(format == .jsonl ? PageRecord(page, view: .outline).json + "\n" : Self.text(page) + "\n")
         }) { _ in done.signal() }
         done.wait()
         if failed.isSet { throw ExitCode(ExitStatus.someFailed) }
     }
 
-    /// The inputs the walk and the shard leave, as the recognizer reads them.
+    /// The inputs the walk and the shard leave, as the pipeline reads them.
     struct DetectInputs: Sequence, IteratorProtocol {
         var plan: BatchPlan
 
@@ -111,27 +82,15 @@ struct DetectCommand: ParsableCommand {
         }
     }
 
-    /// Exactly: source, page, width, height, quad, confidence.
-    static func json(_ page: RecognizedPage) -> String {
-        let quad = page.quad.map { q in
-            "[" + q.corners.map { "[\(number($0.x)),\(number($0.y))]" }.joined(separator: ",") + "]"
-        } ?? "null"
-        return "{\"source\":\(jsonString(page.source)),\"page\":\(page.page),\"width\":\(page.width),\"height\":\(page.height),\"quad\":\(quad),\"confidence\":\(number(page.detectionConfidence ?? 0, digits: 3))}"
-    }
-
+    /// `SOURCE<TAB>page N<TAB>WxH<TAB>QUAD<TAB>confidence C`.
     static func text(_ page: RecognizedPage) -> String {
         let quad = page.quad.map { $0.description } ?? "none"
-        return "\(page.source)\tpage \(page.page)\t\(page.width)x\(page.height)\t\(quad)\tconfidence \(number(page.detectionConfidence ?? 0, digits: 3))"
+        let confidence = PageRecord.round(page.detectionConfidence ?? 0, 3)
+        return "\(page.source)\tpage \(page.page)\t\(page.width)x\(page.height)\t\(quad)\tconfidence \(Self.number(confidence))"
     }
 
-    static func number(_ v: Double, digits: Int = 2) -> String {
-        let p = pow(10.0, Double(digits))
-        let r = (v * p).rounded() / p
-        return r == r.rounded() && abs(r) < 1e15 ? String(Int(r)) : String(r)
-    }
-
-    static func jsonString(_ s: String) -> String {
-        let data = (try? JSONEncoder().encode(s)) ?? Data("\"\"".utf8)
-        return String(decoding: data, as: UTF8.self)
+    /// A number as JSON writes it: no ".0" on whole numbers.
+    static func number(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
     }
 }

@@ -9,7 +9,7 @@
 import Dispatch
 import Foundation
 import ScanCore
-import TextRecognition
+import ImageInput
 
 func milliseconds(_ repeats: Int, _ body: () -> Void) -> (median: Double, min: Double) {
     var times: [Double] = []

@@ -1,5 +1,7 @@
 import ScanCLI
 
-ScantextCommand.requireKernelCPU()
-ScantextCommand.keepFreedMemoryForReuse()
+// Process-wide settings belong to the executable alone, never to the libraries it links.
+ProcessTuning.requireKernelCPU()
+ProcessTuning.keepFreedMemoryForReuse()
+TesseractHooks.install()
 ScantextCommand.main()

@@ -1,12 +1,15 @@
 #ifndef SCANTEXT_TESSERACT_HOOKS_H
 #define SCANTEXT_TESSERACT_HOOKS_H
 
+#include <stddef.h>
+
 // Two pieces of work that Debian's Tesseract 5.3 does on every page and that change nothing in
 // its results. This target defines the library functions through which that work is asked for;
 // linked into the executable and exported from it (see Package.swift), each definition comes
 // first in the dynamic linker's search order, so it is the one Tesseract and Leptonica call.
-// Each is switched on per thread, by a recognition worker around TessBaseAPIRecognize, and
-// passes every other call through to the real library unchanged.
+// Each is switched on per thread, by a recognition worker around a recognition, and passes
+// every other call through to the real library unchanged. The executable switches them on
+// only when the installed libraries match what they assume (the checks at the end).
 //
 // Line images. Tesseract keeps every text line it recognises as a PNG in memory: ImageData
 // writes the line's Pix with pixWriteMem(IFF_PNG), at zlib's default level and with libpng
@@ -43,5 +46,23 @@ unsigned long scantext_openmp_inline_regions(void);
 /// not, when the executable was linked without exporting it.
 int scantext_line_images_hooked(void);
 int scantext_openmp_hooked(void);
+
+/// Writes the names, one per line, of the undefined dynamic symbols (imports) of the shared
+/// library that defines `anchor` whose names start with one of `count` `prefixes`. Returns the
+/// bytes written, or -1 when the library cannot be read or `capacity` is too small.
+long scantext_library_imports(const char *anchor, const char *const *prefixes, int count, char *out, size_t capacity);
+
+/// libtesseract's OpenMP imports (GOMP_*, omp_*), as above.
+long scantext_tesseract_openmp_imports(char *out, size_t capacity);
+
+/// 1 when libtesseract imports exactly the OpenMP functions the inline regions stand in for:
+/// the four hooked entry points, and omp_get_thread_num and omp_get_num_threads, which answer
+/// inside an inline region as in a team of one. A Tesseract that imported any other (a newer
+/// one using `omp for`, say) would reach libgomp with no region open.
+int scantext_openmp_imports_supported(void);
+
+/// 1 when Leptonica, which writes Tesseract's line images, sets PNG compression through
+/// libpng's png_set_compression_level.
+int scantext_line_images_written_by_leptonica(void);
 
 #endif

@@ -1,0 +1,260 @@
+import CTesseract
+import Foundation
+import ScanCore
+import SystemPackage
+
+/// An image file (or standard input) read into memory, with its format known and its pages
+/// counted. Pages are decoded one at a time, on demand, so a many-page TIFF never sits
+/// decoded in memory all at once.
+///
+/// Immutable after init, so it is `Sendable`: workers decode different pages of one source
+/// concurrently, and Leptonica's memory readers only read the bytes.
+public final class ImageSource: Sendable {
+    /// The name as the user gave it (`-` for stdin).
+    public let name: String
+    public let format: ImageFormat
+    public let pageCount: Int
+    private let bytes: Data
+
+    public enum ImageFormat: String, Sendable {
+        case png, jpeg, tiff, webp, bmp, pnm, gif, jp2
+    }
+
+    /// Reads a file. Throws an `InputError` naming the file for every way a file can be bad.
+    public static func open(path: String, limits: DecodeLimits = .default) throws(InputError) -> ImageSource {
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
+        } catch {
+            switch error as? Errno {
+            case .noSuchFileOrDirectory?: throw InputError(.notFound, source: path, "no such file", remedy: "check the path")
+            case .permissionDenied?, .notPermitted?:
+                throw InputError(.unreadable, source: path, "permission denied", remedy: "check the file's permissions")
+            default:
+                throw InputError(.unreadable, source: path, "could not be opened (\(error))", remedy: "check the file and the disk")
+            }
+        }
+        defer { try? fd.close() }
+        let data: Data
+        do throws(FileReading.Failure) {
+            data = try FileReading.readAll(fd, limit: limits.maxFileBytes)
+        } catch {
+            switch error {
+            case .isDirectory:
+                throw InputError(
+                    .isDirectory, source: path, "is a directory",
+                    remedy: "name image files, or pass --output-dir DIR to process a directory tree")
+            case .tooLarge(let size):
+                throw InputError(
+                    .tooLarge, source: path, "the file is \(size >> 20) MiB, over the \(limits.maxFileBytes >> 20) MiB limit",
+                    remedy: "split or shrink it")
+            case .failed(let errno):
+                throw InputError(.unreadable, source: path, "could not be read (\(errno))", remedy: "check the file and the disk")
+            }
+        }
+        return try ImageSource(name: path, data: data, limits: limits)
+    }
+
+    /// Reads all of standard input as one image file.
+    public static func standardInput(limits: DecodeLimits = .default) throws(InputError) -> ImageSource {
+        let data: Data
+        do throws(FileReading.Failure) {
+            data = try FileReading.readAll(.standardInput, limit: limits.maxFileBytes)
+        } catch {
+            switch error {
+            case .isDirectory:
+                throw InputError(.unreadable, source: "-", "is a directory", remedy: "pipe an image file into scantext")
+            case .tooLarge:
+                throw InputError(
+                    .tooLarge, source: "-", "standard input holds over \(limits.maxFileBytes >> 20) MiB",
+                    remedy: "split or shrink the image")
+            case .failed(let errno):
+                throw InputError(
+                    .unreadable, source: "-", "standard input could not be read (\(errno))",
+                    remedy: "pipe an image file into scantext")
+            }
+        }
+        return try ImageSource(name: "-", data: data, limits: limits)
+    }
+
+    /// Wraps bytes already in memory.
+    public init(name: String, data: Data, limits: DecodeLimits = .default) throws(InputError) {
+        _ = Leptonica.configured
+        self.name = name
+        self.bytes = data
+        guard !data.isEmpty else {
+            throw InputError(.empty, source: name, "is empty (0 bytes)", remedy: "re-copy or re-scan the file")
+        }
+        if data.starts(with: Array("%PDF".utf8)) {
+            throw InputError(
+                .unsupportedFormat, source: name, "is a PDF, which scantext does not read yet",
+                remedy: "convert it to images first, e.g. pdftoppm -r 300 -png FILE page")
+        }
+        var iff: Int32 = 0
+        let found = data.withUnsafeBytes { raw -> Bool in
+            guard raw.count >= 12 else { return false }
+            return findFileFormatBuffer(raw.bindMemory(to: UInt8.self).baseAddress, &iff) == 0
+        }
+        guard found, let format = Self.format(iff) else {
+            throw InputError(
+                .notAnImage, source: name, "is not an image scantext can read",
+                remedy: "give a PNG, JPEG, TIFF, WebP, BMP, PNM or GIF file")
+        }
+        self.format = format
+        if format == .tiff {
+            pageCount = Self.tiffPageCount(data)
+            guard pageCount > 0 else {
+                throw InputError(.corrupt, source: name, "is a corrupt TIFF with no readable page", remedy: "re-export or re-scan it")
+            }
+        } else {
+            pageCount = 1
+        }
+        // Refuse decompression bombs before decoding a single pixel.
+        var w: Int32 = 0, h: Int32 = 0
+        let headerRead = data.withUnsafeBytes { raw in
+            pixReadHeaderMem(raw.bindMemory(to: UInt8.self).baseAddress, raw.count, nil, &w, &h, nil, nil, nil) == 0
+        }
+        if headerRead {
+            try Self.checkSize(width: Int(w), height: Int(h), name: name, limits: limits)
+        }
+    }
+
+    private static func checkSize(width: Int, height: Int, name: String, limits: DecodeLimits) throws(InputError) {
+        guard width > 0, height > 0 else {
+            throw InputError(.corrupt, source: name, "has an invalid size \(width)×\(height)", remedy: "re-export or re-scan it")
+        }
+        let pixels = width.multipliedReportingOverflow(by: height)
+        if pixels.overflow || pixels.partialValue > limits.maxPixels {
+            throw InputError(
+                .tooLarge, source: name,
+                "is \(width)×\(height) pixels, over the limit of \(limits.maxPixels / 1_000_000) megapixels",
+                remedy: "shrink it, or raise the limit with --max-megapixels")
+        }
+    }
+
+    private static func format(_ iff: Int32) -> ImageFormat? {
+        switch Int(iff) {
+        case IFF_PNG: return .png
+        case IFF_JFIF_JPEG: return .jpeg
+        case IFF_TIFF, IFF_TIFF_PACKBITS, IFF_TIFF_RLE,
+             IFF_TIFF_G3, IFF_TIFF_G4, IFF_TIFF_LZW,
+             IFF_TIFF_ZIP, IFF_TIFF_JPEG:
+            return .tiff
+        case IFF_WEBP: return .webp
+        case IFF_BMP: return .bmp
+        case IFF_PNM: return .pnm
+        case IFF_GIF: return .gif
+        case IFF_JP2: return .jp2
+        default: return nil
+        }
+    }
+
+    /// Counts the pages of a TIFF by reading its directory chain through Leptonica.
+    private static func tiffPageCount(_ data: Data) -> Int {
+        var copy = data  // fmemopen needs a mutable buffer; it is only read.
+        return copy.withUnsafeMutableBytes { raw -> Int in
+            guard let base = raw.baseAddress, let fp = fmemopen(base, raw.count, "r") else { return 0 }
+            defer { fclose(fp) }
+            var n: Int32 = 0
+            return tiffGetCount(fp, &n) == 0 ? Int(n) : 0
+        }
+    }
+
+    /// Decodes page `index` (0-based) into a `ScanPage`. With `luminanceOnly`, a colour JPEG is
+    /// decoded straight to grey (libjpeg skips the chroma planes' transform, upsampling and
+    /// colour conversion), which is all recognition needs and about half the work; other
+    /// formats decode as they are.
+    public func page(_ index: Int, limits: DecodeLimits = .default, luminanceOnly: Bool = false) throws(InputError) -> ScanPage {
+        try CodecOutput.quietly { () throws(InputError) -> ScanPage in
+            try decodePage(index, limits: limits, luminanceOnly: luminanceOnly)
+        }
+    }
+
+    private func decodePage(_ index: Int, limits: DecodeLimits, luminanceOnly: Bool) throws(InputError) -> ScanPage {
+        guard index >= 0, index < pageCount else {
+            throw InputError(.corrupt, source: name, "has no page \(index + 1)", remedy: "it has \(pageCount) page(s)")
+        }
+        // libpng reports a cut-off file on stderr by itself before failing; catch the common
+        // case (no IEND chunk at the end) first so the user sees one line, ours.
+        if format == .png && !bytes.suffix(12).starts(with: [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44]) {
+            throw InputError(
+                .corrupt, source: name, "is a truncated PNG (the file ends before its IEND chunk)",
+                remedy: "re-copy or re-export it")
+        }
+        if format == .jpeg, luminanceOnly, let page = try turboLuminance(limits: limits) { return page }
+        var jpegWarning: Int32 = 0
+        let decoded: LeptonicaImage? = bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> LeptonicaImage? in
+            let base = raw.bindMemory(to: UInt8.self).baseAddress
+            switch format {
+            case .tiff: return LeptonicaImage(taking: pixReadMemTiff(base, raw.count, Int32(index)))
+            case .jpeg:
+                let hint = luminanceOnly ? Int32(L_JPEG_READ_LUMINANCE) : 0
+                return LeptonicaImage(taking: pixReadMemJpeg(base, raw.count, 0, 1, &jpegWarning, hint))
+            default: return LeptonicaImage(taking: pixReadMem(base, raw.count))
+            }
+        }
+        guard let decoded else {
+            throw InputError(
+                .corrupt, source: name, "is truncated or corrupt (\(format.rawValue) data could not be decoded)",
+                remedy: "re-export or re-scan it")
+        }
+        if jpegWarning != 0 && !jpegHasEndMarker {
+            throw InputError(
+                .corrupt, source: name, "is a truncated JPEG (the data ends before the image does)",
+                remedy: "re-copy or re-export it")
+        }
+        try Self.checkSize(width: decoded.width, height: decoded.height, name: name, limits: limits)
+        let resolution = decoded.resolution
+        guard let buffer = decoded.pixelBuffer() else {
+            throw InputError(
+                .corrupt, source: name, "has a pixel format scantext cannot convert (depth \(decoded.depth))",
+                remedy: "re-export it as 8-bit grey or RGB")
+        }
+        return uprightPage(buffer, index: index, resolution: resolution)
+    }
+
+    /// The decoded pixels as a page: turned upright as a JPEG's EXIF orientation says (phones
+    /// store photos sideways; pages must be upright to be read), with the file's resolution
+    /// kept only when Tesseract would trust it. Both decoding paths end here.
+    private func uprightPage(_ pixels: PixelBuffer, index: Int, resolution: Int?) -> ScanPage {
+        let orientation = format == .jpeg ? ExifOrientation.read(jpeg: bytes).rawValue : ExifOrientation.upright.rawValue
+        let credible = resolution.flatMap { Self.credibleResolutions.contains($0) ? $0 : nil }
+        return ScanPage(
+            source: name, index: index, image: pixels.reoriented(exif: orientation), resolution: credible,
+            exifOrientation: orientation)
+    }
+
+    /// The file resolutions passed on to Tesseract: the range Tesseract itself trusts
+    /// (kMinCredibleResolution to kMaxCredibleResolution), so a flat scan is read as the
+    /// `tesseract` CLI reads it. Outside it (no resolution, or a nonsense one) Tesseract
+    /// estimates one from the text. Many scanners and converters write 96 dpi whatever the
+    /// scan's real resolution; trusting it as Tesseract does gave better reading order and
+    /// recall on the corpus's pages and receipts than estimating (see the README).
+    static let credibleResolutions = 70...2400
+
+    /// A JPEG's luma plane through libjpeg-turbo (see `TurboJPEGDecoder`), turned upright; nil
+    /// when that path declines it and Leptonica should decode it instead.
+    private func turboLuminance(limits: DecodeLimits) throws(InputError) -> ScanPage? {
+        guard let decoder = TurboJPEGDecoder() else { return nil }
+        guard let size = bytes.withUnsafeBytes({ decoder.size(of: $0) }) else { return nil }
+        try Self.checkSize(width: size.width, height: size.height, name: name, limits: limits)
+        let decoded = bytes.withUnsafeBytes { raw -> (PixelBuffer, Int?)? in
+            guard let image = decoder.luminance(of: raw, width: size.width, height: size.height) else { return nil }
+            return (image, TurboJPEGDecoder.jfifResolution(raw))
+        }
+        guard let (image, resolution) = decoded else { return nil }
+        return uprightPage(image, index: 0, resolution: resolution)
+    }
+
+    /// Whether a JPEG's last bytes hold the end-of-image marker (FF D9). Trailing padding is
+    /// common, so the last kilobyte is searched.
+    private var jpegHasEndMarker: Bool {
+        let tail = bytes.suffix(1024)
+        var previous: UInt8 = 0
+        for b in tail {
+            if previous == 0xFF && b == 0xD9 { return true }
+            previous = b
+        }
+        return false
+    }
+}

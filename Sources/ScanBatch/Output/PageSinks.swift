@@ -1,0 +1,125 @@
+import Foundation
+import ScanOutput
+import Synchronization
+import TextRecognition
+
+/// Where a run's pages go: stdout, or one file per input in an output tree. Calls come in page
+/// order from the recognizer's delivery queue (`begin`, `write`…, `end` per input), and
+/// `start`/`finish` from the session before and after the run.
+public protocol PageSink: Sendable {
+    func start()
+    /// The first page of `input` is next. Throws when its output cannot be created.
+    func begin(_ input: BatchInput) throws(BatchError)
+    func write(_ page: RecognizedPage) throws(BatchError)
+    /// The last page of the input was written. `complete` false drops the input's output.
+    func end(_ input: BatchInput, complete: Bool) throws(BatchError)
+    /// After the run: an input cut short by an interruption is dropped.
+    func finish()
+    /// The reader of stdout went away; nothing more is wanted.
+    var outputClosed: Bool { get }
+}
+
+/// Every page of every input on stdout, in one stream (text pages separated by form feeds).
+/// A failed page is still written (an empty text page, or a JSON record with its error), so
+/// page positions stay aligned.
+public final class StandardOutputSink: PageSink {
+    private let renderer: Mutex<PageRenderer>
+    private let out = DescriptorWriter.standardOutput
+
+    public init(format: OutputFormat) { renderer = Mutex(PageRenderer(format: format)) }
+
+    public func start() { out.write(renderer.withLock { $0.header() }) }
+    public func begin(_ input: BatchInput) throws(BatchError) {}
+    public func write(_ page: RecognizedPage) throws(BatchError) {
+        out.write(renderer.withLock { $0.page(page) })
+    }
+    public func end(_ input: BatchInput, complete: Bool) throws(BatchError) {}
+    public func finish() { out.write(renderer.withLock { $0.footer() }) }
+    public var outputClosed: Bool { out.isBroken }
+}
+
+/// Nothing (`--format none`: only `--save-pages` output).
+public struct DiscardingSink: PageSink {
+    public init() {}
+    public func start() {}
+    public func begin(_ input: BatchInput) throws(BatchError) {}
+    public func write(_ page: RecognizedPage) throws(BatchError) {}
+    public func end(_ input: BatchInput, complete: Bool) throws(BatchError) {}
+    public func finish() {}
+    public var outputClosed: Bool { false }
+}
+
+/// `--output-dir`: one file per input, mirroring its relative path, holding all its pages. Each
+/// is written to a temporary file beside its destination and renamed into place only when
+/// every page succeeded, so no output is ever partial or empty.
+public final class OutputTreeSink: PageSink {
+    public let layout: OutputLayout
+    public let format: OutputFormat
+
+    private struct Open {
+        var writer: AtomicFileWriter
+        var renderer: PageRenderer
+    }
+    private let current = Mutex<Open?>(nil)
+    private let lastDirectory = Mutex<String?>(nil)
+
+    public init(layout: OutputLayout, format: OutputFormat) {
+        self.layout = layout
+        self.format = format
+    }
+
+    public func start() {}
+
+    public func begin(_ input: BatchInput) throws(BatchError) {
+        let destination = layout.destination(for: input)
+        let directory = (destination as NSString).deletingLastPathComponent
+        // Inputs come folder by folder, so one directory check per folder, not per input.
+        if lastDirectory.withLock({ $0 }) != directory {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw BatchError("\(input.path): cannot create the output directory \(directory); check the permissions of --output-dir")
+            }
+            lastDirectory.withLock { $0 = directory }
+        }
+        let format = self.format
+        try current.withLock { (open: inout Open?) throws(BatchError) in
+            open?.writer.abandon()
+            let writer = try AtomicFileWriter(destination: destination)
+            let renderer = PageRenderer(format: format)
+            try writer.write(renderer.header())
+            open = Open(writer: writer, renderer: renderer)
+        }
+    }
+
+    public func write(_ page: RecognizedPage) throws(BatchError) {
+        try current.withLock { (open: inout Open?) throws(BatchError) in
+            guard var o = open else { return }
+            let text = o.renderer.page(page)
+            open = o
+            try o.writer.write(text)
+        }
+    }
+
+    public func end(_ input: BatchInput, complete: Bool) throws(BatchError) {
+        try current.withLock { (open: inout Open?) throws(BatchError) in
+            guard let o = open else { return }
+            open = nil
+            guard complete else {
+                o.writer.abandon()
+                return
+            }
+            try o.writer.write(o.renderer.footer())
+            try o.writer.commit()
+        }
+    }
+
+    public func finish() {
+        current.withLock { o in
+            o?.writer.abandon()
+            o = nil
+        }
+    }
+
+    public var outputClosed: Bool { false }
+}

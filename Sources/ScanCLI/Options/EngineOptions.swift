@@ -1,0 +1,63 @@
+import ArgumentParser
+import ImageInput
+import PagePreparation
+import ScanCore
+import TextRecognition
+
+/// How Tesseract reads a page.
+struct EngineOptions: ParsableArguments {
+    @Option(name: [.customShort("l"), .long], help: "Tesseract languages, joined by '+' (e.g. eng+deu).")
+    var lang = "eng"
+
+    @Option(help: ArgumentHelp("Tesseract page segmentation mode, 0-13 (default 3: fully automatic).", valueName: "mode"))
+    var psm: Int?
+
+    @Option(help: ArgumentHelp(
+        "Resolution to assume, in dots per inch, for images with none or a wrong one (phone photos). By default the file's own is used if Tesseract would trust it (70-2400), else Tesseract estimates one.",
+        valueName: "dpi"))
+    var dpi: Int?
+
+    @Option(help: ArgumentHelp("Directory holding LANG.traineddata files (default: $TESSDATA_PREFIX or Debian's).", valueName: "dir"))
+    var tessdata: String?
+
+    @Option(help: ArgumentHelp("Give up on a page after this many seconds in Tesseract; it becomes an error.", valueName: "seconds"))
+    var pageTimeout: Double?
+
+    func validate() throws {
+        if let psm, !(0...13).contains(psm) { throw ValidationError("--psm must be 0 to 13, got \(psm); see tesseract --help-psm") }
+        if let dpi, !(30...4800).contains(dpi) { throw ValidationError("--dpi must be 30 to 4800, got \(dpi)") }
+        if let pageTimeout, !(pageTimeout > 0) { throw ValidationError("--page-timeout must be a positive number of seconds") }
+    }
+
+    func recognitionOptions(crop: CropMode, workers: WorkerOptions) -> RecognitionOptions {
+        var options = RecognitionOptions(
+            engine: EngineConfiguration(languages: lang, tessdataDirectory: tessdata, pageSegmentationMode: psm),
+            crop: crop, dpi: dpi, pageTimeout: pageTimeout, limits: workers.limits)
+        if let jobs = workers.jobs { options.jobs = jobs }
+        return options
+    }
+}
+
+/// How many pages run at once, and how large an image may be.
+struct WorkerOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Parallel workers, each with its own Tesseract engine (default: the number of cores).", valueName: "n"))
+    var jobs: Int?
+
+    @Option(help: ArgumentHelp("Refuse images larger than this many megapixels (decompression bombs).", valueName: "mp"))
+    var maxMegapixels: Int = 250
+
+    func validate() throws {
+        if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be 1 to 256, got \(jobs)") }
+        if !(1...100_000).contains(maxMegapixels) { throw ValidationError("--max-megapixels must be 1 to 100000") }
+    }
+
+    var limits: DecodeLimits {
+        DecodeLimits(maxPixels: maxMegapixels * 1_000_000, maxFileBytes: DecodeLimits.default.maxFileBytes)
+    }
+
+    func outliner(crop: CropMode, flattens: Bool) -> PageOutliner {
+        var options = PageOutliner.Options(crop: crop, limits: limits, flattens: flattens)
+        if let jobs { options.jobs = jobs }
+        return PageOutliner(options: options)
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+extension GradientField {
+    /// Across a side, where `support` looks for its edge: on it, then 1 and 2 px either side.
+    static let supportOffsets: [Double] = [0, -1, 1, -2, 2]
+
+    /// What a side along the image frame counts for: the frame is a weak edge.
+    static let borderSupport = 0.45
+
+    /// The share of a segment backed by an edge whose gradient points across the segment, with
+    /// brightness rising inwards (`polarity` 1) or outwards (−1). Corners run clockwise, so the
+    /// normal (−dy, dx) points into the quad.
+    func support(_ a: Point, _ b: Point, polarity: Double) -> Double {
+        let length = a.distance(to: b)
+        guard length >= 2 else { return 0 }
+        let dx = (b.x - a.x) / length, dy = (b.y - a.y) / length
+        let nx = -dy, ny = dx
+        let steps = Int(length)
+        let width = self.width, height = self.height, threshold = self.threshold
+        var hits = 0
+        let offsets = Self.supportOffsets
+        magnitude.withUnsafeBufferPointer { magnitude in
+            gx.withUnsafeBufferPointer { gx in
+                gy.withUnsafeBufferPointer { gy in
+                    for s in 0..<steps {
+                        let t = (Double(s) + 0.5)
+                        let px = a.x + dx * t, py = a.y + dy * t
+                        for o in offsets {
+                            let x = Int((px + nx * o).rounded(.down)), y = Int((py + ny * o).rounded(.down))
+                            guard x >= 1, y >= 1, x < width - 1, y < height - 1 else { continue }
+                            let i = y * width + x
+                            let m = magnitude[i]
+                            guard m >= threshold else { continue }
+                            let cosine = polarity * (Double(gx[i]) * nx + Double(gy[i]) * ny) / Double(m * 8)
+                            if cosine > 0.85 { hits += 1; break }
+                        }
+                    }
+                }
+            }
+        }
+        // Parts outside the frame count as unsupported.
+        return Double(hits) / Double(max(steps, 1))
+    }
+
+    /// Refits each non-border side to the edge pixels near it (weighted total least squares).
+    func refine(_ q: Quad, sides: [Line], polarity: Double) -> Quad {
+        var fitted: [Line] = []
+        for (i, (a, b)) in sidesOf(q).enumerated() {
+            guard !sides[i].isBorder, let line = fit(a, b, polarity: polarity) else {
+                fitted.append(sides[i])
+                continue
+            }
+            fitted.append(line)
+        }
+        guard let tl = fitted[0].intersection(fitted[3]), let tr = fitted[0].intersection(fitted[1]),
+              let br = fitted[2].intersection(fitted[1]), let bl = fitted[2].intersection(fitted[3])
+        else { return q }
+        let refined = Quad(topLeft: tl, topRight: tr, bottomRight: br, bottomLeft: bl)
+        // Keep the refinement only when it stays close to the Hough answer.
+        let moved = zip(refined.corners, q.corners).map { $0.distance(to: $1) }.max() ?? 0
+        return refined.isConvex && moved < Double(max(width, height)) * 0.03 ? refined : q
+    }
+
+    func fit(_ a: Point, _ b: Point, polarity: Double) -> Line? {
+        let length = a.distance(to: b)
+        guard length >= 8 else { return nil }
+        let dx = (b.x - a.x) / length, dy = (b.y - a.y) / length
+        let nx = -dy, ny = dx
+        var sw = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, syy = 0.0, sxy = 0.0
+        // Skip the ends, where the neighbouring side's edge lies.
+        let start = Int(length * 0.08), end = Int(length * 0.92)
+        guard end > start else { return nil }
+        for s in start..<end {
+            let px = a.x + dx * Double(s), py = a.y + dy * Double(s)
+            // The strongest aligned edge pixel across the side within ±3 px.
+            var bestM: Float = 0, bestPoint = Point(0, 0)
+            for o in -3...3 {
+                let x = Int((px + nx * Double(o)).rounded(.down)), y = Int((py + ny * Double(o)).rounded(.down))
+                guard x >= 1, y >= 1, x < width - 1, y < height - 1 else { continue }
+                let i = y * width + x
+                let m = magnitude[i]
+                guard m >= threshold, m > bestM else { continue }
+                let cosine = polarity * (Double(gx[i]) * nx + Double(gy[i]) * ny) / Double(m * 8)
+                guard cosine > 0.9 else { continue }
+                bestM = m
+                bestPoint = Point(Double(x) + 0.5, Double(y) + 0.5)
+            }
+            guard bestM > 0 else { continue }
+            let weight = Double(bestM)
+            sw += weight
+            sx += weight * bestPoint.x
+            sy += weight * bestPoint.y
+            sxx += weight * bestPoint.x * bestPoint.x
+            syy += weight * bestPoint.y * bestPoint.y
+            sxy += weight * bestPoint.x * bestPoint.y
+        }
+        guard sw > 0 else { return nil }
+        let mx = sx / sw, my = sy / sw
+        let cxx = sxx / sw - mx * mx, cyy = syy / sw - my * my, cxy = sxy / sw - mx * my
+        // The normal is the eigenvector of the smaller eigenvalue of the covariance.
+        let angle = 0.5 * atan2(2 * cxy, cxx - cyy)  // direction of the line
+        let theta = angle + .pi / 2
+        let line = Line(theta: theta, rho: mx * cos(theta) + my * sin(theta))
+        return line
+    }
+}

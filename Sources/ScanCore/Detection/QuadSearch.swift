@@ -1,0 +1,125 @@
+import Foundation
+
+extension GradientField {
+    /// Text lines and clutter make many strong lines; the page's own edges must still be among
+    /// the candidates.
+    static let candidatesPerOrientation = 18
+
+    func bestQuad(minimumAreaFraction: Double) -> ScoredQuad? {
+        let lines = houghLines(maxLines: 64)
+        let w = Double(width), h = Double(height)
+        var horizontal = lines.filter { abs($0.theta - .pi / 2) < .pi / 4 }
+        var vertical = lines.filter { abs($0.theta - .pi / 2) >= .pi / 4 }
+        horizontal = Array(horizontal.prefix(Self.candidatesPerOrientation))
+        vertical = Array(vertical.prefix(Self.candidatesPerOrientation))
+        horizontal.append(Line(theta: .pi / 2, rho: 0.5, isBorder: true))
+        horizontal.append(Line(theta: .pi / 2, rho: h - 0.5, isBorder: true))
+        vertical.append(Line(theta: 0, rho: 0.5, isBorder: true))
+        vertical.append(Line(theta: 0, rho: w - 0.5, isBorder: true))
+
+        let imageArea = w * h
+        let nh = horizontal.count, nv = vertical.count
+        // Everything that depends on one line or one pair is computed once: the corners (each
+        // horizontal cut by each vertical) and where each line crosses the middle, for order.
+        var corners = [Point?](repeating: nil, count: nh * nv)
+        for a in 0..<nh { for c in 0..<nv { corners[a * nv + c] = horizontal[a].intersection(vertical[c]) } }
+        let midX = w / 2, midY = h / 2
+        let yMid = horizontal.map { ($0.rho - midX * $0.cosTheta) / max($0.sinTheta, 1e-6) }
+        let xMid = vertical.map { ($0.rho - midY * $0.sinTheta) / (abs($0.cosTheta) > 1e-6 ? $0.cosTheta : 1e-6) }
+        // A side is one line cut by two of the other orientation, run one way or the other;
+        // many quads share it, so its support is cached (NaN: not yet computed).
+        var horizontalSides = [Double](repeating: .nan, count: nh * nv * nv * 2)
+        var verticalSides = [Double](repeating: .nan, count: nv * nh * nh * 2)
+        func side(_ line: Line, _ from: Point, _ to: Point, _ cache: inout [Double], _ key: Int) -> Double {
+            if line.isBorder { return Self.borderSupport }
+            let cached = cache[key]
+            if !cached.isNaN { return cached }
+            // A page edge is a step: the paper a few pixels inside is brighter than what lies a
+            // few pixels outside. A ruled line or a table border is dark on white on both sides
+            // and gets no support, however straight it is.
+            let value = stepContrast(from, to, paper: false).mean >= Self.minimumStep ? support(from, to, polarity: 1) : 0
+            cache[key] = value
+            return value
+        }
+
+        let perimeter = 2 * (w + h)
+        var ranked: [Candidate] = []
+        for a in 0..<nh {
+            for b in (a + 1)..<nh {
+                let (top, bottom) = yMid[a] < yMid[b] ? (a, b) : (b, a)
+                for c in 0..<nv {
+                    for d in (c + 1)..<nv {
+                        let (left, right) = xMid[c] < xMid[d] ? (c, d) : (d, c)
+                        guard let tl = corners[top * nv + left], let tr = corners[top * nv + right],
+                              let br = corners[bottom * nv + right], let bl = corners[bottom * nv + left] else { continue }
+                        let quad = Quad(topLeft: tl, topRight: tr, bottomRight: br, bottomLeft: bl)
+                        let area = quad.area / imageArea
+                        guard area >= minimumAreaFraction, area <= 1.02, quad.isConvex, inBounds(quad) else { continue }
+                        // A quad leaning on more than one side of the frame would crop the
+                        // image with little evidence; the whole frame means "flat scan".
+                        let borders = (horizontal[a].isBorder ? 1 : 0) + (horizontal[b].isBorder ? 1 : 0)
+                            + (vertical[c].isBorder ? 1 : 0) + (vertical[d].isBorder ? 1 : 0)
+                        guard borders <= 1 || borders == 4 else { continue }
+                        // Sides run clockwise (top, right, bottom, left), so "inside" is on the
+                        // normal's side; bottom and left run against their cache key's order.
+                        let lengths = SIMD4(tl.distance(to: tr), tr.distance(to: br), br.distance(to: bl), bl.distance(to: tl))
+                        // A side adds at most its length to the score and an unbacked one takes it
+                        // away, so once the ranking is full, a quad that cannot beat its last entry
+                        // even with its remaining sides fully backed is dropped before they are
+                        // measured. The ranking is the same as measuring every side.
+                        let bar = ranked.count == Self.rankedCandidates ? ranked[ranked.count - 1].score * perimeter - 1e-9 : -Double.infinity
+                        var bound = lengths[0] + lengths[1] + lengths[2] + lengths[3]
+                        guard bound > bar else { continue }
+                        var supports = SIMD4<Double>(repeating: 0)
+                        var beaten = false
+                        for k in 0..<4 {
+                            supports[k] = switch k {
+                            case 0: side(horizontal[top], tl, tr, &horizontalSides, ((top * nv + c) * nv + d) * 2)
+                            case 1: side(vertical[right], tr, br, &verticalSides, ((right * nh + a) * nh + b) * 2)
+                            case 2: side(horizontal[bottom], br, bl, &horizontalSides, ((bottom * nv + c) * nv + d) * 2 + 1)
+                            default: side(vertical[left], bl, tl, &verticalSides, ((left * nh + a) * nh + b) * 2 + 1)
+                            }
+                            bound -= 2 * (1 - supports[k]) * lengths[k]
+                            if bound <= bar { beaten = true; break }
+                        }
+                        if beaten { continue }
+                        let score = Self.score(supports: supports, lengths: lengths, perimeter: perimeter)
+                        if ranked.count < Self.rankedCandidates || score > ranked[ranked.count - 1].score {
+                            let entry = Candidate(score: score, quad: quad, sides: [horizontal[top], vertical[right], horizontal[bottom], vertical[left]])
+                            let at = ranked.firstIndex { $0.score < score } ?? ranked.count
+                            ranked.insert(entry, at: at)
+                            if ranked.count > Self.rankedCandidates { ranked.removeLast() }
+                        }
+                    }
+                }
+            }
+        }
+        // The best-scored outline that also looks like paper wins; when none does, nothing is
+        // cropped.
+        for candidate in ranked {
+            if let found = verified(candidate) { return found }
+        }
+        return nil
+    }
+
+    struct Candidate {
+        var score: Double
+        var quad: Quad
+        var sides: [Line]
+    }
+
+    /// How many of the best-scored outlines are checked for paper before giving up.
+    static let rankedCandidates = 6
+
+    /// Edge-backed length of the outline less its unbacked length, over the image perimeter.
+    /// Counting length, not each side's backed share, lets a whole page beat the half below a
+    /// fold: the crease is a straight step backed end to end, but the page's own outline is
+    /// longer. An unbacked stretch costs as much as a backed one gains, so a large outline
+    /// drawn through clutter still loses, and so does one leaning on the frame where the page
+    /// itself is in view.
+    static func score(supports: SIMD4<Double>, lengths: SIMD4<Double>, perimeter: Double) -> Double {
+        var balance = 0.0
+        for i in 0..<4 { balance += (2 * supports[i] - 1) * lengths[i] }
+        return balance / perimeter
+    }
+}

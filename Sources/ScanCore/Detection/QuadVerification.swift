@@ -1,0 +1,149 @@
+import Foundation
+
+extension GradientField {
+    /// Refines a candidate and applies the checks that are too costly for the search; nil
+    /// when it fails them.
+    func verified(_ candidate: Candidate) -> ScoredQuad? {
+        let isFrame = candidate.sides.allSatisfy(\.isBorder)
+        if isFrame { return ScoredQuad(quad: candidate.quad, confidence: 1, isFrame: true) }
+        let refined = refine(candidate.quad, sides: candidate.sides, polarity: 1)
+        let refinedSides = sidesOf(refined)
+        // The winner's sides must each have paper inside and something darker than paper
+        // outside; a region of a flat scan bounded by text or rules has the same paper on both.
+        let paperless = refinedSides.enumerated().filter { i, side in
+            !candidate.sides[i].isBorder && stepContrast(side.0, side.1).paper < Self.minimumPaperStep
+        }
+        // Leaning on the frame, a quad has less evidence, and every other side must pass.
+        let leansOnFrame = candidate.sides.contains(where: \.isBorder)
+        if paperless.count >= (leansOnFrame ? 1 : Self.maximumPaperlessSides) { return nil }
+        // Most of a page is paper, brighter than what it lies on.
+        let medians = interiorMedians(refined)
+        if let medians, medians.inside - medians.outside < Self.minimumInteriorStep { return nil }
+        // A small outline square to the frame is a box printed on a flat scan (a slide's title,
+        // a table, a figure); a page photographed that square fills more of the frame.
+        if Self.axisAlignedSides(candidate.quad, toleranceDegrees: Self.squareTolerance) >= 3,
+           refined.area < Self.printedBoxAreaFraction * Double(width * height) { return nil }
+        let supports = refinedSides.enumerated().map {
+            candidate.sides[$0.offset].isBorder ? Self.borderSupport : support($0.element.0, $0.element.1, polarity: 1)
+        }
+        let confidence = supports.reduce(0, +) / 4 * 0.5 + (supports.min() ?? 0) * 0.5
+        // Paper is what is brighter than halfway from the outside's brightness to the page's.
+        let quad = medians.map { extendedCorners(refined, paperThreshold: ($0.inside + $0.outside) / 2) } ?? refined
+        return ScoredQuad(quad: quad, confidence: min(1, confidence / 0.8), isFrame: false)
+    }
+
+    /// Degrees from the image axes within which a side counts as square to the frame.
+    static let squareTolerance = 1.5
+    /// Below this share of the frame, an outline square to it is taken for a printed box.
+    static let printedBoxAreaFraction = 0.35
+
+    /// How many of the quad's sides run within `toleranceDegrees` of the image axes.
+    static func axisAlignedSides(_ q: Quad, toleranceDegrees: Double) -> Int {
+        let c = q.corners
+        return (0..<4).filter { i in
+            let d = c[(i + 1) % 4] - c[i]
+            let angle = abs(atan2(d.y, d.x)) * 180 / .pi  // 0…180
+            let offAxis = min(angle.truncatingRemainder(dividingBy: 90), 90 - angle.truncatingRemainder(dividingBy: 90))
+            return offAxis <= toleranceDegrees
+        }.count
+    }
+
+    /// Grey levels by which the median inside a page must exceed the median outside it.
+    static let minimumInteriorStep: Float = 3
+
+    /// Median brightness inside the quad and outside it, on a sparse grid; nil when a page
+    /// that fills the frame leaves too little outside to compare with.
+    func interiorMedians(_ q: Quad) -> (inside: Float, outside: Float)? {
+        var inside: [Float] = [], outside: [Float] = []
+        inside.reserveCapacity(width * height / 9)
+        outside.reserveCapacity(width * height / 9)
+        for y in stride(from: 1, to: height, by: 3) {
+            for x in stride(from: 1, to: width, by: 3) {
+                let value = luma[y * width + x]
+                if q.contains(Point(Double(x) + 0.5, Double(y) + 0.5)) { inside.append(value) } else { outside.append(value) }
+            }
+        }
+        guard outside.count >= 50, let insideMedian = inside.selectKth(inside.count / 2),
+              let outsideMedian = outside.selectKth(outside.count / 2) else { return nil }
+        return (insideMedian, outsideMedian)
+    }
+
+    /// Corners may sit a little outside the frame (a page cut by the photo's edge).
+    func inBounds(_ q: Quad) -> Bool {
+        let mx = Double(width) * 0.08, my = Double(height) * 0.08
+        let w = Double(width), h = Double(height)
+        for i in 0..<4 {
+            let c = q.corner(i)
+            guard c.x >= -mx && c.x <= w + mx && c.y >= -my && c.y <= h + my else { return false }
+        }
+        return true
+    }
+
+    /// Sides in the order top, right, bottom, left, as point pairs.
+    func sidesOf(_ q: Quad) -> [(Point, Point)] {
+        [(q.topLeft, q.topRight), (q.topRight, q.bottomRight), (q.bottomRight, q.bottomLeft), (q.bottomLeft, q.topLeft)]
+    }
+
+    // Paper is brighter than what it lies on: every side must have brightness rising inwards.
+    // The other polarity is what a block of text on a white page shows (dark inside, white
+    // margin outside), and taking it would crop a flat scan to its text.
+
+    /// Grey levels by which the inside of a side must be brighter than its outside.
+    static let minimumStep: Float = 10
+
+    /// Grey levels by which paper inside a side must be brighter than the brightest of what
+    /// lies outside. Beside a column of text on a flat scan the outside is the same paper, and
+    /// this is near 0; a desk, even a light one, stays below the paper's white.
+    static let minimumPaperStep: Float = 6
+    /// A page whose this many sides fail the paper step is taken for a region of a flat scan
+    /// (one, when it leans on the frame).
+    static let maximumPaperlessSides = 2
+
+    /// Brightness 3–7 px inside a side against 3–7 px outside, over its middle 80 %: the
+    /// difference of the means, and of the 90th percentiles (paper against the brightest of
+    /// the outside).
+    /// `paper: false` skips the percentiles (the search calls this for thousands of sides).
+    func stepContrast(_ a: Point, _ b: Point, paper: Bool = true) -> (mean: Float, paper: Float) {
+        let length = a.distance(to: b)
+        guard length >= 4 else { return (0, 0) }
+        let dx = (b.x - a.x) / length, dy = (b.y - a.y) / length
+        let nx = -dy, ny = dx
+        var inside: [Float] = [], outside: [Float] = []
+        var insideSum: Float = 0, outsideSum: Float = 0, count: Float = 0
+        if paper {
+            inside.reserveCapacity(120)
+            outside.reserveCapacity(120)
+        }
+        let samples = 24
+        // The search's hottest loops (with `support`): read through buffers, every index
+        // being checked against the frame just above.
+        let width = self.width, height = self.height
+        luma.withUnsafeBufferPointer { luma in
+            for k in 0..<samples {
+                let t = length * (0.1 + 0.8 * Double(k) / Double(samples - 1))
+                let px = a.x + dx * t, py = a.y + dy * t
+                for step in 3...7 {
+                    let d = Double(step)
+                    let xi = Int((px + nx * d).rounded(.down)), yi = Int((py + ny * d).rounded(.down))
+                    let xo = Int((px - nx * d).rounded(.down)), yo = Int((py - ny * d).rounded(.down))
+                    guard xi >= 0, yi >= 0, xi < width, yi < height, xo >= 0, yo >= 0, xo < width, yo < height else { continue }
+                    let i = luma[yi * width + xi], o = luma[yo * width + xo]
+                    insideSum += i
+                    outsideSum += o
+                    count += 1
+                    if paper {
+                        inside.append(i)
+                        outside.append(o)
+                    }
+                }
+            }
+        }
+        guard count > 0 else { return (0, 0) }
+        let mean = (insideSum - outsideSum) / count
+        guard paper else { return (mean, 0) }
+        inside.sort()
+        outside.sort()
+        let p90 = min(inside.count - 1, inside.count * 9 / 10)
+        return (mean, inside[p90] - outside[p90])
+    }
+}

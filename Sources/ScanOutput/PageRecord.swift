@@ -1,0 +1,92 @@
+import Foundation
+import ScanCore
+import TextRecognition
+
+/// The JSON record of one page, the one JSON writer for every command. Keys are sorted; `quad`
+/// and `error` are always present, as `null` when absent.
+public struct PageRecord: Encodable, Sendable {
+    /// Which fields a record carries.
+    public enum View: Sendable {
+        /// Everything recognition gives: `scantext --format jsonl`.
+        case recognition
+        /// The outline alone (source, page, size, quad, confidence): `scantext detect`.
+        case outline
+    }
+
+    public let page: RecognizedPage
+    public let view: View
+
+    public init(_ page: RecognizedPage, view: View = .recognition) {
+        self.page = page
+        self.view = view
+    }
+
+    /// The record as one line of JSON.
+    public var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self), let text = String(data: data, encoding: .utf8) else {
+            return #"{"error":"the result could not be encoded as JSON"}"#
+        }
+        return text
+    }
+
+    struct Word: Encodable {
+        let text: String
+        let confidence: Double
+        let box: [Int]
+        let source_box: [Int]?
+    }
+
+    struct Timings: Encodable {
+        let decode: Double, detect: Double, warp: Double, engine: Double, recognize: Double
+    }
+
+    enum Keys: String, CodingKey {
+        case source, page, width, height, quad, quad_detected, detection_confidence, page_width, page_height
+        case text, confidence, words, error, error_code, timings
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode(page.source, forKey: .source)
+        try c.encode(page.page, forKey: .page)
+        try c.encode(page.width, forKey: .width)
+        try c.encode(page.height, forKey: .height)
+        let quad = page.quad.map { $0.corners.map { [Self.round($0.x), Self.round($0.y)] } }
+        if view == .outline {
+            try c.encode(quad, forKey: .quad)
+            try c.encode(Self.round(page.detectionConfidence ?? 0, 3), forKey: .confidence)
+            return
+        }
+        if let quad {
+            try c.encode(quad, forKey: .quad)
+            try c.encode(page.quadDetected, forKey: .quad_detected)
+        } else {
+            try c.encodeNil(forKey: .quad)
+        }
+        if let d = page.detectionConfidence { try c.encode(Self.round(d, 3), forKey: .detection_confidence) }
+        try c.encode(page.pageWidth, forKey: .page_width)
+        try c.encode(page.pageHeight, forKey: .page_height)
+        try c.encode(page.text, forKey: .text)
+        try c.encode(Self.round(page.confidence), forKey: .confidence)
+        try c.encode(page.words.map {
+            Word(text: $0.text, confidence: Self.round($0.confidence), box: $0.box.array, source_box: $0.sourceBox?.array)
+        }, forKey: .words)
+        if let error = page.error {
+            try c.encode(error.message, forKey: .error)
+            try c.encode(error.code.description, forKey: .error_code)
+        } else {
+            try c.encodeNil(forKey: .error)
+        }
+        let t = page.timings
+        try c.encode(Timings(decode: Self.round(t.decode, 4), detect: Self.round(t.detect, 4),
+                             warp: Self.round(t.warp, 4), engine: Self.round(t.engine, 4),
+                             recognize: Self.round(t.recognize, 4)), forKey: .timings)
+    }
+
+    public static func round(_ v: Double, _ digits: Int = 2) -> Double {
+        let p = pow(10.0, Double(digits))
+        return (v * p).rounded() / p
+    }
+}

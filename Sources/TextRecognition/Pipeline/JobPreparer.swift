@@ -1,0 +1,104 @@
+import Dispatch
+import ImageInput
+import PagePreparation
+import ScanCore
+
+/// Decodes a job's page and prepares it for recognition, recording its sizes, outline, steps
+/// and stage times on its result. The recognizer's workers and the outline pipeline share it.
+struct JobPreparer {
+    let preparer: PagePreparer
+    let limits: DecodeLimits
+    /// Decode in colour where the file has it, and keep the prepared pixels on the result.
+    let keepsImages: Bool
+
+    init(crop: CropMode, limits: DecodeLimits, keepsImages: Bool) {
+        preparer = PagePreparer(crop: crop)
+        self.limits = limits
+        self.keepsImages = keepsImages
+    }
+
+    /// The result so far and, unless it failed or `flatten` is false (an outline is all that
+    /// is wanted), the page ready for Tesseract.
+    func run(_ job: PageJob, flatten: Bool) -> (result: RecognizedPage, page: ScanPage?) {
+        var result = RecognizedPage(source: job.source, page: job.page, sequence: job.sequence, inputIndex: job.inputIndex)
+        result.pagesInSource = job.pagesInSource
+        do throws(RecognitionError) {
+            let page = try prepare(job, flatten: flatten, into: &result)
+            return (result, page)
+        } catch {
+            return (result.failed(error, name: job.name), nil)
+        }
+    }
+
+    private func prepare(_ job: PageJob, flatten: Bool, into result: inout RecognizedPage) throws(RecognitionError) -> ScanPage? {
+        var clock = Stopwatch()
+        var page: ScanPage
+        switch job.work {
+        case .failed(let error):
+            throw error
+        case .decoded(let decoded):
+            page = decoded
+        case .decode(let image, let index):
+            do throws(InputError) {
+                // Recognition reads grey; colour is kept only for pages saved as they are.
+                page = try image.page(index, limits: limits, luminanceOnly: !keepsImages)
+            } catch {
+                throw RecognitionError(image.pageCount > 1 ? error.about(job.name) : error)
+            }
+        }
+        result.timings.decode = clock.lap()
+        result.width = page.image.width
+        result.height = page.image.height
+
+        let outline = preparer.outline(of: page)
+        result.detectionConfidence = outline.confidence
+        result.timings.detect = clock.lap()
+        guard flatten else {
+            result.quad = outline.quad
+            result.quadDetected = outline.quad != nil && outline.detected
+            result.pageWidth = page.image.width
+            result.pageHeight = page.image.height
+            return nil
+        }
+        do throws(PreparationError) {
+            try preparer.flatten(&page, along: outline)
+        } catch {
+            throw RecognitionError(error, source: job.name)
+        }
+        if outline.quad != nil {
+            result.quad = page.quad
+            result.quadDetected = outline.detected
+        }
+        result.timings.warp = clock.lap()
+        result.pageWidth = page.image.width
+        result.pageHeight = page.image.height
+        result.steps = page.steps
+        if keepsImages { result.correctedImage = page.image }
+        return page
+    }
+}
+
+extension RecognizedPage {
+    /// This result as a failure: no text, and the error naming the page.
+    func failed(_ error: RecognitionError, name: String) -> RecognizedPage {
+        var result = self
+        result.error = error.source == nil ? error.about(name) : error
+        result.text = ""
+        result.words = []
+        result.tsv = nil
+        result.hocr = nil
+        return result
+    }
+}
+
+/// Measures consecutive stages.
+struct Stopwatch {
+    private var last = DispatchTime.now().uptimeNanoseconds
+
+    /// Seconds since the last lap (or since creation).
+    mutating func lap() -> Double {
+        let now = DispatchTime.now().uptimeNanoseconds
+        defer { last = now }
+        return Double(now - last) / 1e9
+    }
+}

@@ -1,0 +1,139 @@
+import ImageInput
+import ScanCore
+import Synchronization
+
+/// One unit of work: a page to decode (or already decoded), or an input that failed to open.
+struct PageJob: Sendable {
+    enum Work: Sendable {
+        case decode(ImageSource, index: Int)
+        case decoded(ScanPage)
+        case failed(RecognitionError)
+    }
+
+    /// 0-based position of the page in the whole run: the order results are delivered in.
+    let sequence: Int
+    let inputIndex: Int
+    let source: String
+    let page: Int  // 1-based
+    let work: Work
+
+    var pagesInSource: Int {
+        switch work {
+        case .decode(let image, _): image.pageCount
+        case .decoded, .failed: 1
+        }
+    }
+
+    /// How errors name the page: `file`, or `file (page N)` inside a multi-page one.
+    var name: String {
+        if case .decode(let image, _) = work, image.pageCount > 1 { return "\(source) (page \(page))" }
+        return source
+    }
+}
+
+/// Hands out a run's pages in input order, opening each input only when its first page is
+/// wanted, so memory holds the inputs being worked on and no more.
+///
+/// It has a lock of its own: inputs are listed and opened under it, and the scheduler never
+/// calls in while holding its lock, so a worker that takes a prepared page or delivers a
+/// result never waits behind a file being read.
+final class PageFeeder: Sendable {
+    private struct State {
+        var inputs: AnyIterator<RecognitionInput>
+        /// Inputs read from `inputs` ahead of their turn, to count what is left; not opened.
+        var upcoming: [RecognitionInput] = []
+        var inputsEnded = false
+        var inputIndex = -1
+        var currentSource = ""
+        var currentPages: [ScanPage] = []
+        var currentImage: ImageSource?
+        var nextPage = 0
+        var sequence = 0
+
+        mutating func nextInput() -> RecognitionInput? {
+            if !upcoming.isEmpty { return upcoming.removeFirst() }
+            guard !inputsEnded, let input = inputs.next() else {
+                inputsEnded = true
+                return nil
+            }
+            return input
+        }
+    }
+
+    private let state: Mutex<State>
+    private let limits: DecodeLimits
+    private let task: RecognitionTask
+
+    init(inputs: sending AnyIterator<RecognitionInput>, limits: DecodeLimits, task: RecognitionTask) {
+        state = Mutex(State(inputs: inputs))
+        self.limits = limits
+        self.task = task
+    }
+
+    /// The next page in input order, opening the next input when the current one is used up;
+    /// nil at the end or once the task is cancelled.
+    func next() -> PageJob? {
+        let limits = self.limits
+        return state.withLock { s -> PageJob? in
+            while !task.isCancelled {
+                if let image = s.currentImage, s.nextPage < image.pageCount {
+                    defer { s.nextPage += 1; s.sequence += 1 }
+                    return PageJob(sequence: s.sequence, inputIndex: s.inputIndex, source: s.currentSource,
+                                   page: s.nextPage + 1, work: .decode(image, index: s.nextPage))
+                }
+                if s.nextPage < s.currentPages.count {
+                    defer { s.nextPage += 1; s.sequence += 1 }
+                    return PageJob(sequence: s.sequence, inputIndex: s.inputIndex, source: s.currentSource,
+                                   page: s.currentPages[s.nextPage].number, work: .decoded(s.currentPages[s.nextPage]))
+                }
+                s.currentImage = nil
+                s.currentPages = []
+                s.nextPage = 0
+                guard let input = s.nextInput() else { return nil }
+                s.inputIndex += 1
+                do throws(InputError) {
+                    switch input {
+                    case .file(let path):
+                        s.currentSource = path
+                        s.currentImage = try ImageSource.open(path: path, limits: limits)
+                    case .standardInput:
+                        s.currentSource = "-"
+                        s.currentImage = try ImageSource.standardInput(limits: limits)
+                    case .source(let image):
+                        s.currentSource = image.name
+                        s.currentImage = image
+                    case .document(let document):
+                        s.currentSource = document.source
+                        s.currentPages = document.pages
+                    }
+                } catch {
+                    defer { s.sequence += 1 }
+                    return PageJob(sequence: s.sequence, inputIndex: s.inputIndex, source: s.currentSource, page: 1,
+                                   work: .failed(RecognitionError(error)))
+                }
+            }
+            return nil
+        }
+    }
+
+    /// Pages not yet handed out, counting an input not yet opened as one page; nil when more
+    /// than `horizon`. Lists up to `horizon` inputs ahead, without opening them.
+    func remaining(horizon: Int) -> Int? {
+        state.withLock { s -> Int? in
+            var count = (s.currentImage?.pageCount ?? s.currentPages.count) - s.nextPage
+            if count > horizon { return nil }
+            while s.upcoming.count < horizon && !s.inputsEnded {
+                if let input = s.inputs.next() { s.upcoming.append(input) } else { s.inputsEnded = true }
+            }
+            for input in s.upcoming {
+                switch input {
+                case .file, .standardInput: count += 1
+                case .source(let image): count += image.pageCount
+                case .document(let document): count += document.pages.count
+                }
+                if count > horizon { return nil }
+            }
+            return count > horizon || !s.inputsEnded ? nil : count
+        }
+    }
+}

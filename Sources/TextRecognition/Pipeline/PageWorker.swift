@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import ScanCore
+
+/// One worker of the recognizer: it owns one Tesseract engine, made on first use and reused for
+/// every page this worker recognises. It never leaves the Dispatch block that created it.
+final class PageWorker {
+    private let options: RecognitionOptions
+    private let cancel: CancellationFlag
+    private let hooks: PipelineHooks
+    private let preparing: JobPreparer
+    private var engine: Result<TesseractEngine, RecognitionError>?
+
+    init(options: RecognitionOptions, cancel: CancellationFlag, hooks: PipelineHooks = PipelineHooks()) {
+        self.options = options
+        self.cancel = cancel
+        self.hooks = hooks
+        preparing = JobPreparer(crop: options.crop, limits: options.limits, keepsImages: options.keepsPreparedImages)
+    }
+
+    private func startedEngine() throws(RecognitionError) -> TesseractEngine {
+        if engine == nil {
+            do throws(RecognitionError) {
+                engine = .success(try TesseractEngine(options.engine))
+            } catch {
+                engine = .failure(error)
+            }
+        }
+        switch engine {
+        case .success(let e)?: return e
+        case .failure(let error)?: throw error
+        case nil: throw RecognitionError(.engineFailed, source: nil, "no engine", remedy: "")
+        }
+    }
+
+    /// Decodes the page, finds its outline and flattens it: everything before Tesseract. A page
+    /// that failed comes back finished.
+    func prepare(_ job: PageJob) -> Preparation {
+        if let delay = hooks.simulatedDelay?(job.sequence), delay > 0 {
+            usleep(UInt32(delay * 1_000_000))
+        }
+        let (result, page) = preparing.run(job, flatten: true)
+        guard let page else { return .finished(result) }
+        return .ready(PreparedPage(result: result, page: page, name: job.name))
+    }
+
+    /// Recognises a prepared page with this worker's engine. The page may have been prepared by
+    /// another worker.
+    func recognize(_ prepared: PreparedPage) -> RecognizedPage {
+        var result = prepared.result
+        do throws(RecognitionError) {
+            try recognize(prepared, into: &result)
+        } catch {
+            return result.failed(error, name: prepared.name)
+        }
+        return result
+    }
+
+    private func recognize(_ prepared: PreparedPage, into result: inout RecognizedPage) throws(RecognitionError) {
+        var clock = Stopwatch()
+        let page = prepared.page
+
+        // A file's resolution describes the file's pixels; after a warp it no longer applies.
+        let resolution = options.dpi ?? (page.quad == nil ? page.resolution : nil)
+        let engine = try startedEngine()
+        result.timings.engine = clock.lap()
+        let output: EngineOutput
+        do throws(RecognitionError) {
+            output = try engine.recognize(
+                page.image, resolution: resolution, deadline: options.pageTimeout, pageNumber: result.page,
+                wantTSV: options.renderings.contains(.tsv), wantHOCR: options.renderings.contains(.hocr), cancel: cancel)
+        } catch {
+            throw error.about(prepared.name)
+        }
+        result.timings.recognize = clock.lap()
+        result.text = output.text
+        result.confidence = output.confidence
+        result.tsv = output.tsv
+        result.hocr = output.hocr
+        let toSource = page.quad == nil ? nil : try? page.sourceToCurrent.inverted()
+        result.words = output.words.map { word in
+            var w = word
+            w.sourceBox = toSource.map { word.box.mapped(through: $0) } ?? word.box
+            return w
+        }
+    }
+}
+
+/// A page decoded, outlined and flattened, waiting for an engine. Any worker may recognise it.
+struct PreparedPage: Sendable {
+    /// The result so far: sizes, outline, steps and the timings of the stages done.
+    let result: RecognizedPage
+    let page: ScanPage
+    /// How errors name the page.
+    let name: String
+}
+
+/// What preparing a page gives.
+enum Preparation: Sendable {
+    /// Failed: the result is final.
+    case finished(RecognizedPage)
+    case ready(PreparedPage)
+}
+
+/// Hooks for the tests, which no caller outside the module can set.
+struct PipelineHooks: Sendable {
+    /// Seconds to sleep before preparing the page at this run position.
+    var simulatedDelay: (@Sendable (Int) -> Double)?
+    /// A free worker prepares pages ahead whenever the window has room, whatever `WorkBalance`
+    /// predicts, so that most pages are recognised by a worker that did not prepare them.
+    var alwaysPrepareAhead = false
+}

@@ -1,0 +1,51 @@
+import Foundation
+import ImageInput
+import PagePreparation
+import ScanCore
+
+/// Tesseract's own renderings of a page, kept on its result beside the text and words.
+public enum TesseractRendering: Sendable, Hashable {
+    case tsv
+    case hocr
+}
+
+/// Everything that shapes a recognition run.
+public struct RecognitionOptions: Sendable {
+    public var engine: EngineConfiguration
+    /// Worker count; each worker owns one Tesseract engine.
+    public var jobs: Int
+    public var crop: CropMode
+    /// Resolution to tell Tesseract, overriding what the file says.
+    public var dpi: Int?
+    /// Seconds one page may spend in Tesseract before it becomes an error result.
+    public var pageTimeout: Double?
+    public var limits: DecodeLimits
+    /// Tesseract renderings to keep on each result.
+    public var renderings: Set<TesseractRendering> = []
+    /// Keep each page's pixels, as recognised, on its result (to save corrected pages).
+    public var keepsPreparedImages = false
+
+    public init(
+        engine: EngineConfiguration = EngineConfiguration(), jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+        crop: CropMode = .auto, dpi: Int? = nil, pageTimeout: Double? = nil, limits: DecodeLimits = .default
+    ) {
+        self.engine = engine
+        self.jobs = max(1, jobs)
+        self.crop = crop
+        self.dpi = dpi
+        self.pageTimeout = pageTimeout
+        self.limits = limits
+    }
+}
+
+/// What a run can read pages from.
+public enum RecognitionInput: Sendable {
+    /// A path, opened when its turn comes.
+    case file(String)
+    /// All of standard input, as one image file.
+    case standardInput
+    /// An image already read into memory.
+    case source(ImageSource)
+    /// Pages already decoded.
+    case document(ScanDocument)
+}

@@ -1,0 +1,116 @@
+import ScanCore
+
+/// An axis-aligned box in pixels: left, top, width, height.
+public struct WordBox: Sendable, Hashable, Codable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    public var array: [Int] { [x, y, width, height] }
+
+    /// The bounding box of this box's four corners mapped through `h`.
+    public func mapped(through h: Homography) -> WordBox {
+        let corners = [
+            Point(Double(x), Double(y)), Point(Double(x + width), Double(y)),
+            Point(Double(x + width), Double(y + height)), Point(Double(x), Double(y + height)),
+        ].compactMap { h.apply($0) }
+        guard corners.count == 4 else { return self }
+        let minX = corners.map(\.x).min() ?? 0, maxX = corners.map(\.x).max() ?? 0
+        let minY = corners.map(\.y).min() ?? 0, maxY = corners.map(\.y).max() ?? 0
+        return WordBox(x: Int(minX.rounded()), y: Int(minY.rounded()),
+                       width: Int((maxX - minX).rounded()), height: Int((maxY - minY).rounded()))
+    }
+}
+
+/// One recognised word.
+public struct RecognizedWord: Sendable, Hashable {
+    public var text: String
+    /// Tesseract's confidence, 0–100.
+    public var confidence: Double
+    /// The box in the recognised (corrected) page's pixels.
+    public var box: WordBox
+    /// The box mapped back to the source image's pixels through the recorded homography: the
+    /// bounding box of the four mapped corners. Equal to `box` when the page was not warped.
+    public var sourceBox: WordBox?
+
+    public init(text: String, confidence: Double, box: WordBox, sourceBox: WordBox? = nil) {
+        self.text = text
+        self.confidence = confidence
+        self.box = box
+        self.sourceBox = sourceBox
+    }
+}
+
+/// Seconds spent in each stage of one page, for benchmarks.
+public struct StageTimings: Sendable, Hashable {
+    public var decode: Double = 0
+    public var detect: Double = 0
+    public var warp: Double = 0
+    /// Starting the worker's Tesseract engine (reading the language data): non-zero only on
+    /// the first page each worker recognises.
+    public var engine: Double = 0
+    public var recognize: Double = 0
+
+    public init() {}
+
+    /// Time in Tesseract: starting the engine and recognising.
+    public var tesseract: Double { engine + recognize }
+    public var total: Double { decode + detect + warp + engine + recognize }
+}
+
+/// The result for one page: its text, or the error that stopped it.
+public struct RecognizedPage: Sendable {
+    /// The source as the user named it (`-` for stdin).
+    public var source: String
+    /// 1-based page number within the source.
+    public var page: Int
+    /// 0-based position of this page in the whole run (across every input).
+    public var sequence: Int
+    /// 0-based position of the source among the run's inputs.
+    public var inputIndex: Int
+    /// How many pages the source has (1 when it could not be opened).
+    public var pagesInSource = 1
+    /// The size of the source image (0 when it could not be decoded).
+    public var width: Int = 0
+    public var height: Int = 0
+    /// The size of the page that was recognised (after perspective correction).
+    public var pageWidth: Int = 0
+    public var pageHeight: Int = 0
+    /// The page outline in source pixels (TL, TR, BR, BL), when the page was rectified.
+    public var quad: Quad?
+    /// True when `quad` came from page detection, false when the user gave it.
+    public var quadDetected = false
+    /// Detection confidence (0–1) when detection ran, else nil.
+    public var detectionConfidence: Double?
+    public var text = ""
+    /// Tesseract's mean word confidence, 0–100.
+    public var confidence: Double = 0
+    public var words: [RecognizedWord] = []
+    /// Tesseract's own TSV and hOCR renderings, when asked for.
+    public var tsv: String?
+    public var hocr: String?
+    /// The page as recognised, when the options keep it (for `--save-pages`).
+    public var correctedImage: PixelBuffer?
+    /// The steps applied to the page since decoding.
+    public var steps: [PageStep] = []
+    public var timings = StageTimings()
+    /// Nil on success; otherwise `text` is empty and this says why.
+    public var error: RecognitionError?
+
+    public init(source: String, page: Int, sequence: Int, inputIndex: Int) {
+        self.source = source
+        self.page = page
+        self.sequence = sequence
+        self.inputIndex = inputIndex
+    }
+
+    public var succeeded: Bool { error == nil }
+}
