@@ -104,11 +104,13 @@ let package = Package(
         // Synthetic photos with exact corners and text scoring, for the tests (in no product).
         .target(name: "ScanTestSupport", dependencies: ["ScanCore"]),
         .testTarget(name: "ScanCoreTests", dependencies: ["ScanCore", "ScanTestSupport"]),
-        .testTarget(name: "ImageInputTests", dependencies: ["ImageInput", "ScanCore", "ScanTestSupport"]),
+        .testTarget(
+            name: "ImageInputTests",
+            dependencies: ["ImageInput", "CTesseract", "ScanCore", "ScanTestSupport", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(
             name: "TextRecognitionTests",
             dependencies: ["TextRecognition", "ImageInput", "PagePreparation", "ScanCore", "ScanTestSupport", "CTesseractHooks"]),
-        .testTarget(name: "ScanBatchTests", dependencies: ["ScanBatch", "ScanOutput", "TextRecognition"]),
+        .testTarget(name: "ScanBatchTests", dependencies: ["ScanBatch", "ScanOutput", "TextRecognition", "ScanTestSupport"]),
         .testTarget(
             name: "ScanCLITests",
             dependencies: [

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The one error type of ImageInput: a struct holding a code, so new cases never break callers.
 /// `errorDescription` is the complete line a user sees: it names the input, says what is wrong
 /// and says what to do.
@@ -36,5 +38,11 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
         InputError(code, source: source, problem, remedy: remedy)
     }
 
-    public var description: String { "\(source == "-" ? "<stdin>" : source): \(problem); \(remedy)" }
+    /// `SOURCE: PROBLEM; REMEDY` on one line.
+    public var message: String {
+        let line = remedy.isEmpty ? problem : "\(problem); \(remedy)"
+        return "\(source == "-" ? "<stdin>" : source): \(line)".replacingOccurrences(of: "\n", with: " ")
+    }
+
+    public var description: String { message }
 }

@@ -1,8 +1,9 @@
 import CTesseract
 import Foundation
+@testable import ImageInput
 import ScanTestSupport
+import SystemPackage
 import Testing
-@testable import TextRecognition
 
 @Suite struct ImageSourceTests {
     @Test("decodes each sample format with its size and pages")
@@ -18,7 +19,7 @@ import Testing
         #expect(tiff.format == .tiff && tiff.pageCount == 3)
         let third = try tiff.page(2)
         #expect(third.index == 2 && third.number == 3 && third.image.width == 1000)
-        #expect(throws: RecognitionError.self) { try tiff.page(3) }
+        #expect(throws: InputError.self) { try tiff.page(3) }
 
         let jpeg = try ImageSource.open(path: Fixtures.sample("noisy.jpg"))
         #expect(jpeg.format == .jpeg)
@@ -35,12 +36,12 @@ import Testing
     }
 
     @Test("each way an input can be bad has its own error", arguments: [
-        (Data(), RecognitionError.Code.empty),
+        (Data(), InputError.Code.empty),
         (Data("hello, this is text and not an image at all".utf8), .notAnImage),
         (Data("%PDF-1.4 minimal".utf8), .unsupportedFormat),
     ])
-    func badData(_ data: Data, _ code: RecognitionError.Code) {
-        #expect { try ImageSource(name: "x.png", data: data) } throws: { ($0 as? RecognitionError)?.code == code }
+    func badData(_ data: Data, _ code: InputError.Code) {
+        #expect { try ImageSource(name: "x.png", data: data) } throws: { ($0 as? InputError)?.code == code }
     }
 
     @Test("a truncated PNG is corrupt, and the error names the file")
@@ -60,14 +61,14 @@ import Testing
     @Test("a truncated JPEG is refused")
     func truncatedJPEG() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("noisy.jpg")))
-        #expect(throws: RecognitionError.self) { try ImageSource(name: "cut.jpg", data: data.prefix(data.count * 2 / 3)).page(0) }
+        #expect(throws: InputError.self) { try ImageSource(name: "cut.jpg", data: data.prefix(data.count * 2 / 3)).page(0) }
     }
 
     @Test("images over the pixel limit are refused before decoding")
     func tooLarge() throws {
         let limits = DecodeLimits(maxPixels: 1000, maxFileBytes: 1 << 30)
         #expect { try ImageSource.open(path: Fixtures.sample("clean.png"), limits: limits) } throws: {
-            ($0 as? RecognitionError)?.code == .tooLarge
+            ($0 as? InputError)?.code == .tooLarge
         }
     }
 
@@ -78,19 +79,19 @@ import Testing
         let fd = open(path, O_RDONLY)
         #expect(fd >= 0)
         defer { close(fd) }
-        #expect(try FileBytes.read(fd, limit: 1 << 30) == expected)
+        #expect(try FileReading.readAll(FileDescriptor(rawValue: fd), limit: 1 << 30) == expected)
         lseek(fd, 0, SEEK_SET)
-        #expect(throws: FileBytes.Failure.tooLarge(size: expected.count)) { try FileBytes.read(fd, limit: expected.count - 1) }
+        #expect(throws: FileReading.Failure.tooLarge(size: expected.count)) { try FileReading.readAll(FileDescriptor(rawValue: fd), limit: expected.count - 1) }
         // The size limit holds for the whole path through ImageSource too.
         #expect { try ImageSource.open(path: path, limits: DecodeLimits(maxPixels: 1 << 30, maxFileBytes: 1000)) } throws: {
-            ($0 as? RecognitionError)?.code == .tooLarge
+            ($0 as? InputError)?.code == .tooLarge
         }
     }
 
     @Test("a pipe is read to its end across several growing chunks, and stopped at the limit")
     func readsPipes() throws {
         let payload = Data((0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) })
-        func pipeRead(limit: Int) throws(FileBytes.Failure) -> Data {
+        func pipeRead(limit: Int) throws(FileReading.Failure) -> Data {
             var fds: [Int32] = [0, 0]
             _ = pipe(&fds)
             let (input, output) = (fds[0], fds[1])
@@ -107,11 +108,11 @@ import Testing
             }
             writer.start()
             defer { close(input) }
-            return try FileBytes.read(input, limit: limit)
+            return try FileReading.readAll(FileDescriptor(rawValue: input), limit: limit)
         }
         signal(SIGPIPE, SIG_IGN)
         #expect(try pipeRead(limit: 1 << 30) == payload)
-        #expect(throws: FileBytes.Failure.self) { try pipeRead(limit: 2 << 20) }
+        #expect(throws: FileReading.Failure.self) { try pipeRead(limit: 2 << 20) }
     }
 
     @Test("a named pipe given as a path (as with <(command)) is an input like any file")
@@ -133,8 +134,8 @@ import Testing
 
     @Test("missing files and directories")
     func missing() {
-        #expect { try ImageSource.open(path: "/nonexistent/x.png") } throws: { ($0 as? RecognitionError)?.code == .notFound }
-        #expect { try ImageSource.open(path: Fixtures.root.path) } throws: { ($0 as? RecognitionError)?.code == .isDirectory }
+        #expect { try ImageSource.open(path: "/nonexistent/x.png") } throws: { ($0 as? InputError)?.code == .notFound }
+        #expect { try ImageSource.open(path: Fixtures.root.path) } throws: { ($0 as? InputError)?.code == .isDirectory }
     }
 }
 
@@ -200,7 +201,7 @@ enum ScanCoreBuffer {
         }
         // A cut-off JPEG goes to Leptonica, which refuses it as before.
         #expect { try ImageSource(name: "cut.jpg", data: jpeg.prefix(jpeg.count * 2 / 3)).page(0, luminanceOnly: true) } throws: {
-            ($0 as? RecognitionError)?.code == .corrupt
+            ($0 as? InputError)?.code == .corrupt
         }
     }
 

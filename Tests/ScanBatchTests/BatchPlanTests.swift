@@ -1,5 +1,6 @@
 import Foundation
-@testable import ScanCLI
+import ScanTestSupport
+@testable import ScanBatch
 import Synchronization
 import Testing
 
@@ -8,7 +9,7 @@ struct Tree {
     let root: URL
 
     init(_ files: [String]) throws {
-        root = try CLI.temporaryDirectory()
+        root = try Fixtures.temporaryDirectory()
         for file in files { try add(file) }
     }
 

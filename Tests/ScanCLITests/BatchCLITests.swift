@@ -1,4 +1,5 @@
 import Foundation
+import ImageInput
 import ScanCore
 import ScanTestSupport
 import Testing

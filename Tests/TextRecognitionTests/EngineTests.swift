@@ -1,5 +1,6 @@
 import CTesseractHooks
 import Foundation
+import ImageInput
 import ScanTestSupport
 import ScanCore
 import Testing
@@ -119,30 +120,78 @@ struct TesseractHookTests {
         #expect(scantext_openmp_is_inline() == 0)
     }
 
+    /// What the executable installs when the libraries match (see scantext's TesseractHooks).
+    static let hooks = RecognitionThreadHooks(
+        coversOpenMP: true,
+        enter: {
+            scantext_line_images_stored(1)
+            scantext_openmp_inline(1)
+        },
+        leave: {
+            scantext_openmp_inline(0)
+            scantext_line_images_stored(0)
+        })
+
+    @Test("libtesseract imports exactly the OpenMP functions the inline regions stand in for")
+    func openMPImports() throws {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = scantext_tesseract_openmp_imports(&buffer, buffer.count)
+        #expect(length > 0, "libtesseract's dynamic symbols could not be read")
+        let imports = Set(String(decoding: buffer.prefix(max(0, length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            .split(separator: "\n").map(String.init))
+        let hooked: Set = ["GOMP_parallel", "GOMP_parallel_sections", "GOMP_sections_next", "GOMP_sections_end_nowait"]
+        // An inline region answers these two as a team of one does.
+        #expect(imports == hooked.union(["omp_get_thread_num", "omp_get_num_threads"]),
+                "libtesseract's OpenMP imports changed: \(imports.sorted()); review CTesseractHooks before switching it on")
+        #expect(scantext_openmp_imports_supported() == 1)
+        #expect(scantext_line_images_written_by_leptonica() == 1)
+    }
+
+    @Test("the import reader finds a library's imports and refuses what it cannot read")
+    func importReader() {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let prefixes = ["png_"]
+        let found = prefixes.withUnsafeCStrings { scantext_library_imports("pixWriteMemPng", $0, 1, &buffer, buffer.count) }
+        #expect(found > 0 && String(cString: buffer).contains("png_set_compression_level\n"))
+        let unknown = prefixes.withUnsafeCStrings { scantext_library_imports("no_such_symbol_anywhere", $0, 1, &buffer, buffer.count) }
+        #expect(unknown == -1)
+        let tooSmall = prefixes.withUnsafeCStrings { scantext_library_imports("pixWriteMemPng", $0, 1, &buffer, 4) }
+        #expect(tooSmall == -1)
+    }
+
     @Test("with the hooks on, recognition gives exactly what it gives with them off", .enabled(if: Fixtures.hasEnglish, "English language data is not installed"))
     func sameResults() throws {
-        let engine = try TesseractEngine(EngineConfiguration())
+        let engine = try TesseractEngine(EngineConfiguration(), threadHooks: Self.hooks)
+        let plainEngine = try TesseractEngine(EngineConfiguration(), threadHooks: nil)
         let page = try ImageSource.open(path: Fixtures.sample("noisy.jpg")).page(0)
-        func read() throws -> EngineOutput {
+        func read(_ engine: TesseractEngine) throws -> EngineOutput {
             try engine.recognize(page.image, resolution: page.resolution, deadline: nil, pageNumber: 1,
                                  wantTSV: true, wantHOCR: false, cancel: nil)
         }
         let before = scantext_openmp_inline_regions()
-        let hooked = try read()
+        let hooked = try read(engine)
         let inlined = scantext_openmp_inline_regions() - before
         #expect(scantext_line_images_are_stored() == 0, "the line-image switch is left on after recognition")
         #expect(scantext_openmp_is_inline() == 0, "the OpenMP switch is left on after recognition")
         // Every LSTM time step opens a region: thousands on a page.
         #expect(inlined > 1_000, "only \(inlined) OpenMP regions ran inline")
 
-        engine.storesLineImages = false
-        engine.runsOpenMPInline = false
-        let plain = try read()
+        let plain = try read(plainEngine)
         #expect(scantext_openmp_inline_regions() - before == inlined, "regions ran inline with the switch off")
         #expect(hooked.text == plain.text)
         #expect(hooked.words == plain.words)
         #expect(hooked.confidence == plain.confidence)
         #expect(hooked.tsv == plain.tsv)
         #expect(!hooked.words.isEmpty)
+    }
+}
+
+extension Array where Element == String {
+    /// The strings as a C array of C strings, for the duration of `body`.
+    func withUnsafeCStrings<R>(_ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
+        let copies = map { strdup($0) }
+        defer { copies.forEach { free($0) } }
+        let pointers = copies.map { UnsafePointer<CChar>($0) }
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ImageInput
 import ScanTestSupport
 import ScanCore
 import Synchronization
@@ -12,9 +13,9 @@ struct RecognizerTests {
 
     @Test("pages come back in order under random per-page delays")
     func order() async throws {
-        var options = RecognitionOptions(jobs: 3, crop: .none)
-        options.simulatedDelay = { sequence in Double((sequence * 7919) % 5) * 0.03 }
-        let recognizer = try TextRecognizer(options: options)
+        let recognizer = try TextRecognizer(
+            options: RecognitionOptions(jobs: 3, crop: .none),
+            hooks: PipelineHooks(simulatedDelay: { sequence in Double((sequence * 7919) % 5) * 0.03 }))
         let pages = await recognizer.recognize(Self.inputs)
         #expect(pages.map(\.sequence) == Array(0..<12))
         #expect(pages.map(\.page) == Array(repeating: [1, 2, 3], count: 4).flatMap { $0 })
@@ -40,10 +41,9 @@ struct RecognizerTests {
 
     @Test("the first page is delivered before the last one is recognised")
     func streaming() throws {
-        var options = RecognitionOptions(jobs: 2, crop: .none)
         // The last page is slow.
-        options.simulatedDelay = { sequence in sequence == 5 ? 1.5 : 0 }
-        let recognizer = try TextRecognizer(options: options)
+        let recognizer = try TextRecognizer(
+            options: RecognitionOptions(jobs: 2, crop: .none), hooks: PipelineHooks(simulatedDelay: { $0 == 5 ? 1.5 : 0 }))
         let events = Mutex<[(Int, UInt64)]>([])
         let done = DispatchSemaphore(value: 0)
         recognizer.start(Array(repeating: RecognitionInput.file(Fixtures.sample("lowres.png")), count: 6), onPage: { page in
@@ -56,13 +56,11 @@ struct RecognizerTests {
         #expect(Double(e[5].1 - e[0].1) / 1e9 > 1.0)
     }
 
-    @Test("completion follows every page, whether or not it waits for the engines' release", arguments: [false, true])
-    func completionFollowsEveryPage(early: Bool) throws {
-        var options = RecognitionOptions(jobs: 2, crop: .none)
-        options.completesBeforeEnginesAreReleased = early
+    @Test("completion follows every page")
+    func completionFollowsEveryPage() throws {
         // Uneven pages, so that one worker stops well before the other.
-        options.simulatedDelay = { sequence in sequence == 3 ? 0.3 : 0 }
-        let recognizer = try TextRecognizer(options: options)
+        let recognizer = try TextRecognizer(
+            options: RecognitionOptions(jobs: 2, crop: .none), hooks: PipelineHooks(simulatedDelay: { $0 == 3 ? 0.3 : 0 }))
         let delivered = Mutex(0)
         let atCompletion = Mutex<(delivered: Int, pages: Int)?>(nil)
         let done = DispatchSemaphore(value: 0)
@@ -134,16 +132,52 @@ struct RecognizerTests {
 
         var quads: [Quad?] = []
         for (image, keep) in [(colour, false), (colour, true), (grey, false)] {
-            var options = RecognitionOptions(jobs: 1, crop: .auto)
-            options.skipRecognition = true
-            options.keepCorrectedImages = keep
             let png = try #require(PNGEncoder.encode(image))
-            let recognizer = try TextRecognizer(options: options)
-            let pages = await recognizer.recognize([.source(try ImageSource(name: "card.png", data: png))])
+            let outliner = PageOutliner(options: PageOutliner.Options(jobs: 1, crop: .auto, flattens: keep))
+            let pages = await outliner.outline([.source(try ImageSource(name: "card.png", data: png))])
             let page = try #require(pages.first)
             #expect(page.error == nil)
             quads.append(page.quad)
         }
         #expect(quads == [nil, nil, nil])
+    }
+}
+
+extension PageOutliner {
+    /// Every page's result, in order.
+    func outline(_ inputs: [RecognitionInput]) async -> [RecognizedPage] {
+        let collected = Mutex<[RecognizedPage]>([])
+        return await withCheckedContinuation { continuation in
+            start(inputs, onPage: { page in collected.withLock { $0.append(page) } }) { _ in
+                continuation.resume(returning: collected.withLock { $0 })
+            }
+        }
+    }
+}
+
+@Suite struct OutlinePipelineTests {
+    @Test("outlines come back in input order, pages of multi-page files in page order, failures in place")
+    func order() async throws {
+        let inputs: [RecognitionInput] = [
+            .file(Fixtures.sample("multipage.tif")), .file("/nonexistent.png"), .file(Fixtures.sample("noisy.jpg")),
+            .file(Fixtures.sample("multipage.tif")),
+        ]
+        let pages = await PageOutliner(options: PageOutliner.Options(jobs: 3)).outline(inputs)
+        #expect(pages.map(\.sequence) == Array(0..<8))
+        #expect(pages.map(\.page) == [1, 2, 3, 1, 1, 1, 2, 3])
+        #expect(pages.map(\.inputIndex) == [0, 0, 0, 1, 2, 3, 3, 3])
+        #expect(pages[3].error?.code == .notFound)
+        #expect(pages.filter { $0.error == nil }.allSatisfy { $0.text.isEmpty && $0.width > 0 && $0.correctedImage == nil })
+    }
+
+    @Test("flattening keeps the warped page; outlining alone keeps nothing")
+    func flattens() async throws {
+        let quad = Quad(topLeft: Point(100, 50), topRight: Point(1100, 50), bottomRight: Point(1100, 850), bottomLeft: Point(100, 850))
+        let input = [RecognitionInput.file(Fixtures.sample("clean.png"))]
+        let flat = try #require(await PageOutliner(options: .init(jobs: 1, crop: .quad(quad), flattens: true)).outline(input).first)
+        #expect(flat.correctedImage?.width == 1000 && flat.correctedImage?.height == 800)
+        #expect(flat.steps.contains { if case .perspective = $0 { true } else { false } })
+        let outline = try #require(await PageOutliner(options: .init(jobs: 1, crop: .quad(quad))).outline(input).first)
+        #expect(outline.correctedImage == nil && outline.quad == quad && outline.pageWidth == 1200)
     }
 }

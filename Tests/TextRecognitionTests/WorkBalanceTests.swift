@@ -1,4 +1,5 @@
 import Foundation
+import ImageInput
 import ScanCore
 import ScanTestSupport
 import Testing
@@ -84,10 +85,9 @@ struct PreparedPageTests {
 
     @Test("pages prepared ahead by any worker come back in order, all read")
     func preparedAhead() async throws {
-        var options = RecognitionOptions(jobs: 2, crop: .none)
-        options.alwaysPrepareAhead = true
-        options.simulatedDelay = { sequence in Double((sequence * 7919) % 3) * 0.02 }
-        let recognizer = try TextRecognizer(options: options)
+        let recognizer = try TextRecognizer(
+            options: RecognitionOptions(jobs: 2, crop: .none),
+            hooks: PipelineHooks(simulatedDelay: { sequence in Double((sequence * 7919) % 3) * 0.02 }, alwaysPrepareAhead: true))
         let pages = await recognizer.recognize(RecognizerTests.inputs)
         #expect(pages.map(\.sequence) == Array(0..<12))
         #expect(pages.allSatisfy { $0.error == nil })
