@@ -114,7 +114,9 @@ let package = Package(
         .testTarget(
             name: "ScanCLITests",
             dependencies: [
-                "ScanCLI", "ScanBatch", "ImageInput", "ScanCore", "TextRecognition", "ScanTestSupport", "scantext",
+                "ScanCLI", "ScanBatch", "ImageInput", "PagePreparation", "ScanCore", "TextRecognition", "ScanTestSupport", "scantext",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ]),
     ],

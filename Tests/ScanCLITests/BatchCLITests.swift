@@ -66,7 +66,7 @@ func signalOnFirstFile(in directory: URL, pid: Int32, signals: [Int32], poll mic
 @Suite(.enabled(if: CLI.hasEnglish, "English language data is not installed"))
 struct BatchCLITests {
     @Test("a tree: mirrored outputs, bad files reported and logged, exit 1, nothing partial; a rerun with --skip-existing recognises 0 pages")
-    func tree() throws {
+    func tree() async throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let input = dir.appendingPathComponent("in")
@@ -105,7 +105,7 @@ struct BatchCLITests {
         let errors = logs.appendingPathComponent("errors.jsonl")
         let inputsBefore = listTree(input).filter { !$0.key.hasPrefix("out/") }
 
-        let r = try CLI.run(["-r", input.path, "-o", out.path, "--errors", errors.path], prefix: prefix)
+        let r = try await CLI.run(["-r", input.path, "-o", out.path, "--errors", errors.path], prefix: prefix)
         #expect(r.status == 1, "\(r.stderr)")
         #expect(r.stdout.isEmpty)
         let outputs = listTree(out)
@@ -142,7 +142,7 @@ struct BatchCLITests {
         #expect(!listTree(dir).keys.contains { $0.contains(".scantext-tmp-") })
 
         // Resume: nothing to redo but the failures, which fail again.
-        let again = try CLI.run(["-r", input.path, "-o", out.path, "--skip-existing"], prefix: prefix)
+        let again = try await CLI.run(["-r", input.path, "-o", out.path, "--skip-existing"], prefix: prefix)
         #expect(again.status == 1)
         let againSummary = try #require(again.stderrLines.last)
         #expect(againSummary.hasPrefix("scantext: 0 done, 5 skipped, \(expected.count) failed; 0 pages in "), "\(againSummary)")
@@ -150,20 +150,20 @@ struct BatchCLITests {
     }
 
     @Test("Ctrl-C mid-run: exit 130, only complete outputs; a resumed run completes it, equal to a clean run")
-    func interruptAndResume() throws {
+    func interruptAndResume() async throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let input = dir.appendingPathComponent("in")
         try mixedTree(input, count: 32)
         let cleanOut = dir.appendingPathComponent("clean")
-        let clean = try CLI.run(["-r", input.path, "-o", cleanOut.path, "--jobs", "2"])
+        let clean = try await CLI.run(["-r", input.path, "-o", cleanOut.path, "--jobs", "2"])
         #expect(clean.status == 0)
         let reference = listTree(cleanOut)
         #expect(reference.count == 32)
 
         let out = dir.appendingPathComponent("out")
         // As soon as the first output lands, press Ctrl-C.
-        let interrupted = try CLI.run(["-r", input.path, "-o", out.path, "--jobs", "2"], onStart: { pid in
+        let interrupted = try await CLI.run(["-r", input.path, "-o", out.path, "--jobs", "2"], onStart: { pid in
             signalOnFirstFile(in: out, pid: pid, signals: [SIGINT], poll: 10_000) { $0.hasSuffix(".txt") }
         })
         #expect(interrupted.status == 130, "\(interrupted.stderr)")
@@ -172,7 +172,7 @@ struct BatchCLITests {
         #expect(!partial.isEmpty && partial.count < reference.count, "\(partial.count) of \(reference.count) written")
         for (name, data) in partial { #expect(reference[name] == data, "\(name) differs from the clean run") }
 
-        let resumed = try CLI.run(["-r", input.path, "-o", out.path, "--jobs", "2", "--skip-existing"])
+        let resumed = try await CLI.run(["-r", input.path, "-o", out.path, "--jobs", "2", "--skip-existing"])
         #expect(resumed.status == 0)
         #expect(resumed.stderrLines.last?.hasPrefix("scantext: \(reference.count - partial.count) done, \(partial.count) skipped, 0 failed") == true,
                 "\(resumed.stderr)")
@@ -180,7 +180,7 @@ struct BatchCLITests {
     }
 
     @Test("a second Ctrl-C stops at once, still without partial or temporary files")
-    func secondInterrupt() throws {
+    func secondInterrupt() async throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let input = dir.appendingPathComponent("in")
@@ -194,7 +194,7 @@ struct BatchCLITests {
         for i in 0..<8 { try page.write(to: input.appendingPathComponent("b/page\(i).png")) }
         let out = dir.appendingPathComponent("out")
         let started = Date()
-        let r = try CLI.run(["-r", input.path, "-o", out.path, "--jobs", "2"], onStart: { pid in
+        let r = try await CLI.run(["-r", input.path, "-o", out.path, "--jobs", "2"], onStart: { pid in
             signalOnFirstFile(in: out, pid: pid, signals: [SIGINT, SIGTERM], poll: 5_000) { _ in true }
         })
         #expect(r.status == 130)
@@ -206,19 +206,19 @@ struct BatchCLITests {
     }
 
     @Test("shards 1/3, 2/3 and 3/3 are disjoint and together equal the unsharded run")
-    func shards() throws {
+    func shards() async throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let input = dir.appendingPathComponent("in")
         try makeTree(input, (0..<12).map { ("s\($0 % 2)/p\($0).png", $0 % 3 == 0 ? "clean.png" : "lowres.png") })
-        let full = try CLI.run(["-r", input.path, "-o", dir.appendingPathComponent("all").path, "--format", "jsonl"])
+        let full = try await CLI.run(["-r", input.path, "-o", dir.appendingPathComponent("all").path, "--format", "jsonl"])
         #expect(full.status == 0)
         let whole = listTree(dir.appendingPathComponent("all"))
         #expect(whole.count == 12)
         var union: [String: Data] = [:]
         for k in 1...3 {
             let out = dir.appendingPathComponent("shard\(k)")
-            let r = try CLI.run(["-r", input.path, "-o", out.path, "--format", "jsonl", "--shard", "\(k)/3"])
+            let r = try await CLI.run(["-r", input.path, "-o", out.path, "--format", "jsonl", "--shard", "\(k)/3"])
             #expect(r.status == 0)
             let part = listTree(out)
             #expect(!part.isEmpty)
@@ -232,27 +232,17 @@ struct BatchCLITests {
         #expect(withoutTimings(union) == withoutTimings(whole))
     }
 
-    @Test("batch usage errors", arguments: [
-        ["-o", "x", "-"], ["--skip-existing", "a.png"], ["--include", "*.png", "d"], ["--shard", "4/3", "a.png"],
-        ["--progress", "--quiet", "a.png"], ["--format", "none", "--save-pages", "p", "-o", "x", "a.png"],
-    ])
-    func usage(_ arguments: [String]) throws {
-        let r = try CLI.run(arguments)
-        #expect(r.status == 64)
-        #expect(r.stdout.isEmpty)
-    }
-
     @Test("--progress without a terminal prints plain lines; --quiet prints only errors")
-    func progressAndQuiet() throws {
+    func progressAndQuiet() async throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let input = dir.appendingPathComponent("in")
         try makeTree(input, [("a.png", "clean.png")])
         try Data().write(to: input.appendingPathComponent("zero.png"))
-        let quiet = try CLI.run(["-r", input.path, "-o", dir.appendingPathComponent("q").path, "-q"])
+        let quiet = try await CLI.run(["-r", input.path, "-o", dir.appendingPathComponent("q").path, "-q"])
         #expect(quiet.status == 1)
         #expect(quiet.stderrLines == ["scantext: \(input.path)/zero.png: is empty (0 bytes); re-copy or re-scan the file"])
-        let plain = try CLI.run(["-r", input.path, "--progress", "--format", "jsonl"])
+        let plain = try await CLI.run(["-r", input.path, "--progress", "--format", "jsonl"])
         #expect(plain.status == 1)
         #expect(plain.stdout.split(separator: "\n").count == 2)
         #expect(plain.stderrLines.last?.hasPrefix("scantext: 1 done, 0 skipped, 1 failed; 1 page in ") == true, "\(plain.stderr)")

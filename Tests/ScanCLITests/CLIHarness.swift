@@ -1,4 +1,7 @@
 import Foundation
+import ScanTestSupport
+import Subprocess
+import SystemPackage
 import TextRecognition
 
 /// Runs the built `scantext` binary and captures what it prints.
@@ -22,58 +25,31 @@ enum CLI {
 
     static var hasEnglish: Bool { (try? EngineConfiguration().validate()) != nil }
 
+    /// Runs the binary and collects what it prints. `prefix` runs it through another program
+    /// (`setpriv`, to drop root); `onStart` gets its process id once it runs.
     @discardableResult
     static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
-                    prefix: [String] = [], onStart: ((Int32) -> Void)? = nil) throws -> CLIRun {
-        let process = Process()
-        if prefix.isEmpty {
-            process.executableURL = URL(fileURLWithPath: binary)
-            process.arguments = arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: prefix[0])
-            process.arguments = Array(prefix.dropFirst()) + [binary] + arguments
+                    prefix: [String] = [], onStart: (@Sendable (Int32) -> Void)? = nil) async throws -> CLIRun {
+        let command = prefix.isEmpty ? [binary] + arguments : prefix + [binary] + arguments
+        var updates: [Environment.Key: String?] = [:]
+        for (key, value) in environment { if let key = Environment.Key(rawValue: key) { updates[key] = value } }
+        let result = try await Subprocess.run(
+            .path(FilePath(command[0])), arguments: Arguments(Array(command.dropFirst())),
+            environment: .inherit.updating(updates), input: .data(stdin ?? Data()),
+            output: .data(limit: 256 << 20), error: .data(limit: 16 << 20)
+        ) { execution in
+            onStart?(execution.processIdentifier.value)
         }
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in environment { env[k] = v }
-        process.environment = env
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        onStart?(process.processIdentifier)
-        let writer = Thread {
-            if let stdin { try? input.fileHandleForWriting.write(contentsOf: stdin) }
-            try? input.fileHandleForWriting.close()
+        let status: Int32 = switch result.terminationStatus {
+        case .exited(let code): code
+        case .signaled(let signal): 128 + signal
         }
-        writer.start()
-        // Read both pipes fully before waiting, so a full pipe never blocks the child.
-        let errBox = DataBox()
-        let errReader = Thread { errBox.set(err.fileHandleForReading.readDataToEndOfFile()) }
-        errReader.start()
-        let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        while !errBox.isSet { usleep(1000) }
-        return CLIRun(status: process.terminationStatus,
-                      stdout: String(decoding: stdoutData, as: UTF8.self),
-                      stderr: String(decoding: errBox.value, as: UTF8.self))
+        return CLIRun(status: status, stdout: String(decoding: result.standardOutput, as: UTF8.self),
+                      stderr: String(decoding: result.standardError, as: UTF8.self))
     }
 
     /// A fresh temporary directory.
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("scantext-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-}
-
-final class DataBox: @unchecked Sendable {
-    // Safety: every access goes through `lock`.
-    private let lock = NSLock()
-    private var data: Data?
-    func set(_ d: Data) { lock.withLock { data = d } }
-    var isSet: Bool { lock.withLock { data != nil } }
-    var value: Data { lock.withLock { data ?? Data() } }
+    static func temporaryDirectory() throws -> URL { try Fixtures.temporaryDirectory() }
 }
 
 /// Hand-made bad files.

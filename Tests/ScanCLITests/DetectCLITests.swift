@@ -16,13 +16,13 @@ import TextRecognition
     }
 
     @Test("detect --format jsonl: exactly the documented fields, checked one by one")
-    func jsonLines() throws {
+    func jsonLines() async throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("photo one.png").path
         try Self.photoPNG().write(to: URL(fileURLWithPath: path))
 
-        let r = try CLI.run(["detect", "--format", "jsonl", path, CLI.sample("clean.png"), dir.appendingPathComponent("gone.png").path])
+        let r = try await CLI.run(["detect", "--format", "jsonl", path, CLI.sample("clean.png"), dir.appendingPathComponent("gone.png").path])
         #expect(r.status == 1)
         #expect(r.stderrLines.count == 1)
         #expect(r.stderr.contains("gone.png: no such file"))
@@ -52,7 +52,7 @@ import TextRecognition
     }
 
     @Test("detect -r walks a tree in the main command's order; --shard splits it, every photo once")
-    func recursiveAndSharded() throws {
+    func recursiveAndSharded() async throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let png = try Self.photoPNG()
@@ -64,8 +64,8 @@ import TextRecognition
         }
         try Data("not an image".utf8).write(to: dir.appendingPathComponent("a/notes.txt"))
 
-        func sources(_ arguments: [String]) throws -> [String] {
-            let r = try CLI.run(["detect", "--format", "jsonl"] + arguments)
+        func sources(_ arguments: [String]) async throws -> [String] {
+            let r = try await CLI.run(["detect", "--format", "jsonl"] + arguments)
             #expect(r.status == 0, "\(arguments): \(r.stderr)")
             return try r.stdout.split(separator: "\n").map { line in
                 let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -74,21 +74,21 @@ import TextRecognition
             }
         }
         // Depth first, entries sorted by byte value; hidden files and other types left out.
-        let all = try sources(["-r", dir.path])
+        let all = try await sources(["-r", dir.path])
         #expect(all == names.map { dir.appendingPathComponent($0).path })
-        let first = try sources(["-r", "--shard", "1/2", dir.path]), second = try sources(["-r", "--shard", "2/2", dir.path])
+        let first = try await sources(["-r", "--shard", "1/2", dir.path]), second = try await sources(["-r", "--shard", "2/2", dir.path])
         #expect(Set(first).isDisjoint(with: second))
         #expect((first + second).sorted() == all.sorted())
-        #expect(try sources(["-r", "--exclude", "a", dir.path]) == [names[2], names[3]].map { dir.appendingPathComponent($0).path })
+        #expect(try await sources(["-r", "--exclude", "a", dir.path]) == [names[2], names[3]].map { dir.appendingPathComponent($0).path })
 
-        let plain = try CLI.run(["detect", dir.path])
+        let plain = try await CLI.run(["detect", dir.path])
         #expect(plain.status == 1)
         #expect(plain.stderr.contains("is a directory; add --recursive"))
-        #expect(try CLI.run(["detect", "--include", "*.png", dir.path]).status == 64)
+        #expect(try await CLI.run(["detect", "--include", "*.png", dir.path]).status == 64)
     }
 
     @Test("--crop auto reads a synthetic photo of a real page")
-    func cropAutoOCR() throws {
+    func cropAutoOCR() async throws {
         guard CLI.hasEnglish else { return }
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -98,11 +98,11 @@ import TextRecognition
         let path = dir.appendingPathComponent("photo.png").path
         try #require(PNGEncoder.encode(photo)).write(to: URL(fileURLWithPath: path))
         let truth = try String(contentsOfFile: CLI.sample("clean.txt"), encoding: .utf8)
-        let auto = try CLI.run([path])
+        let auto = try await CLI.run([path])
         #expect(auto.status == 0)
         let autoCER = TextScore.cer(auto.stdout, truth)
         #expect(autoCER < 0.05, "CER with --crop auto: \(autoCER)")
-        let json = try CLI.run(["--format", "jsonl", path])
+        let json = try await CLI.run(["--format", "jsonl", path])
         let object = try #require(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(object["quad_detected"] as? Bool == true)
         let quad = try #require(object["quad"] as? [[Double]])
@@ -122,7 +122,7 @@ struct ExifCLITests {
     }
 
     @Test("a JPEG stored sideways with EXIF orientation 6 is read upright; its corners are in upright pixels")
-    func orientation() throws {
+    func orientation() async throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let jpeg = try #require(JPEGEncoder.encode(try Self.sideways(), quality: 92))
@@ -131,14 +131,14 @@ struct ExifCLITests {
         try ExifFixture.tagged(jpeg, orientation: 6).write(to: tagged)
         let truth = try String(contentsOfFile: CLI.sample("clean.txt"), encoding: .utf8)
 
-        let upright = try CLI.run([tagged.path])
+        let upright = try await CLI.run([tagged.path])
         #expect(upright.status == 0)
         #expect(TextScore.cer(upright.stdout, truth) < 0.03)
         // Without the tag the same pixels read as nothing useful: the tag is what made it work.
-        let raw = try CLI.run([untagged.path])
+        let raw = try await CLI.run([untagged.path])
         #expect(TextScore.cer(raw.stdout, truth) > 0.5)
 
-        let detect = try CLI.run(["detect", "--format", "jsonl", tagged.path])
+        let detect = try await CLI.run(["detect", "--format", "jsonl", tagged.path])
         let record = try #require(JSONSerialization.jsonObject(with: Data(detect.stdout.utf8)) as? [String: Any])
         #expect(record["width"] as? Int == 1200 && record["height"] as? Int == 900)
     }
