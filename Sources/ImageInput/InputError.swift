@@ -4,6 +4,7 @@ import Foundation
 /// `errorDescription` is the complete line a user sees: it names the input, says what is wrong
 /// and says what to do.
 public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Other modules add codes of their own to this vocabulary (see `RecognitionError`).
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         public let name: String
         public init(name: String) { self.name = name }

@@ -26,26 +26,47 @@ enum CLI {
     static var hasEnglish: Bool { (try? EngineConfiguration().validate()) != nil }
 
     /// Runs the binary and collects what it prints. `prefix` runs it through another program
-    /// (`setpriv`, to drop root); `onStart` gets its process id once it runs.
+    /// (`setpriv`, to drop root); `onStart` gets its process id as soon as it runs, on a thread
+    /// of its own (Subprocess's body runs on Swift's cooperative pool, which other tests'
+    /// blocking waits can hold up until the child has finished).
     @discardableResult
     static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
                     prefix: [String] = [], onStart: (@Sendable (Int32) -> Void)? = nil) async throws -> CLIRun {
         let command = prefix.isEmpty ? [binary] + arguments : prefix + [binary] + arguments
+        var environment = environment
+        if let onStart {
+            let marker = "SCANTEXT_TEST_RUN=\(UUID().uuidString)"
+            environment["SCANTEXT_TEST_RUN"] = String(marker.dropFirst("SCANTEXT_TEST_RUN=".count))
+            Thread { if let pid = childProcess(marked: marker, within: 30) { onStart(pid) } }.start()
+        }
         var updates: [Environment.Key: String?] = [:]
         for (key, value) in environment { if let key = Environment.Key(rawValue: key) { updates[key] = value } }
         let result = try await Subprocess.run(
             .path(FilePath(command[0])), arguments: Arguments(Array(command.dropFirst())),
             environment: .inherit.updating(updates), input: .data(stdin ?? Data()),
-            output: .data(limit: 256 << 20), error: .data(limit: 16 << 20)
-        ) { execution in
-            onStart?(execution.processIdentifier.value)
-        }
+            output: .data(limit: 256 << 20), error: .data(limit: 16 << 20))
         let status: Int32 = switch result.terminationStatus {
         case .exited(let code): code
         case .signaled(let signal): 128 + signal
         }
         return CLIRun(status: status, stdout: String(decoding: result.standardOutput, as: UTF8.self),
                       stderr: String(decoding: result.standardError, as: UTF8.self))
+    }
+
+    /// The process whose environment holds `marker` (`NAME=VALUE`), looked for in /proc every
+    /// millisecond for up to `seconds`.
+    static func childProcess(marked marker: String, within seconds: Double) -> Int32? {
+        let wanted = Array(marker.utf8)
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        while Date() < deadline {
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+                guard let pid = Int32(entry), pid != getpid(),
+                      let environ = FileManager.default.contents(atPath: "/proc/\(pid)/environ") else { continue }
+                if environ.split(separator: 0).contains(where: { Array($0) == wanted }) { return pid }
+            }
+            usleep(1000)
+        }
+        return nil
     }
 
     /// A fresh temporary directory.

@@ -1,5 +1,6 @@
 import Foundation
 import Subprocess
+import Synchronization
 import SystemPackage
 import ScanTestSupport
 import Testing
@@ -211,17 +212,20 @@ struct RecognizeCLITests {
     func closedPipe() async throws {
         let s = CLI.sample("lowres.png")
         let pipe = try FileDescriptor.pipe()
+        // Take the first bytes of the first page, then go away, as `head -c 10` does; on a thread
+        // of its own, so that it goes away while later pages are still being read.
+        let taken = Mutex(0)
+        let reader = Thread {
+            var first = [UInt8](repeating: 0, count: 10)
+            let n = (try? first.withUnsafeMutableBytes { try pipe.readEnd.read(into: $0) }) ?? 0
+            try? pipe.readEnd.close()
+            taken.withLock { $0 = n }
+        }
+        reader.start()
         let result = try await Subprocess.run(
             .path(FilePath(CLI.binary)), arguments: Arguments(["--jobs", "1"] + Array(repeating: s, count: 12)),
-            input: .none, output: .fileDescriptor(pipe.writeEnd, closeAfterSpawningProcess: true), error: .data(limit: 1 << 20)
-        ) { _ in
-            // Take the first bytes of the first page, then go away, as `head -c 10` does.
-            var first = [UInt8](repeating: 0, count: 10)
-            let n = try first.withUnsafeMutableBytes { try pipe.readEnd.read(into: $0) }
-            try pipe.readEnd.close()
-            return n
-        }
-        #expect(result.closureResult == 10)
+            input: .none, output: .fileDescriptor(pipe.writeEnd, closeAfterSpawningProcess: true), error: .data(limit: 1 << 20))
+        #expect(taken.withLock { $0 } == 10)
         #expect(result.terminationStatus == .exited(141))
         #expect(result.standardError.isEmpty, "\(String(decoding: result.standardError, as: UTF8.self))")
     }

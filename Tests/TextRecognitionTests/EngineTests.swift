@@ -152,7 +152,8 @@ struct TesseractHookTests {
         var buffer = [CChar](repeating: 0, count: 4096)
         let prefixes = ["png_"]
         let found = prefixes.withUnsafeCStrings { scantext_library_imports("pixWriteMemPng", $0, 1, &buffer, buffer.count) }
-        #expect(found > 0 && String(cString: buffer).contains("png_set_compression_level\n"))
+        let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #expect(found > 0 && text.contains("png_set_compression_level\n"))
         let unknown = prefixes.withUnsafeCStrings { scantext_library_imports("no_such_symbol_anywhere", $0, 1, &buffer, buffer.count) }
         #expect(unknown == -1)
         let tooSmall = prefixes.withUnsafeCStrings { scantext_library_imports("pixWriteMemPng", $0, 1, &buffer, 4) }

@@ -5,12 +5,10 @@ import ScanCore
 /// Owns one TurboJPEG decompressor (libjpeg-turbo), released in `deinit`.
 ///
 /// The fast path for a JPEG that recognition reads as grey, which is what a phone photo is:
-/// libjpeg-turbo decodes the luma plane straight into the `PixelBuffer`. Leptonica's reader runs
-/// the same libjpeg with the same settings and then copies every pixel again through its own
-/// per-byte macros, and scantext copied that once more; this path gives the same bytes (a
-/// test checks they are equal) 16 ms sooner on a 12 MP photo. The faster integer IDCT is not
-/// used: its rounding flipped a page detection on a flat receipt, and it saved only about 1 ms
-/// of the ~24 ms a photo's decode takes, entropy decoding being most of it.
+/// libjpeg-turbo decodes the luma plane straight into the `PixelBuffer`, where Leptonica's
+/// reader runs the same libjpeg and then copies every pixel twice more. The bytes are the same
+/// (a test checks). The fast integer IDCT is not used: its rounding changes pixels, and so
+/// page outlines, for almost no time saved.
 ///
 /// It declines (nil) whatever it is not sure of: an unreadable header, a colour space it cannot
 /// turn into grey (CMYK), or any libjpeg warning, such as a truncated file. The caller then

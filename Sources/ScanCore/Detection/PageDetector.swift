@@ -14,8 +14,8 @@ public struct PageDetection: Sendable, Equatable {
 /// methods, not on contour approximation:
 /// 1. a small working copy (long side `workingSize`), smoothed, with gradients taken in each
 ///    channel of a colour image, so a light page on a light desk can show its edge in whichever
-///    channel differs most. (The recognizer passes grey images: on the corpus's photos, grey
-///    found better outlines than colour; see `PageWorker`.)
+///    channel differs most. (scantext's pipeline passes grey images, which found better
+///    outlines than colour on real photos; see `PagePreparer`.)
 /// 2. an orientation-restricted Hough transform: each edge pixel votes only for lines
 ///    perpendicular to its gradient, which keeps peaks sharp;
 /// 3. every pair of roughly horizontal and pair of roughly vertical candidate lines (the image

@@ -39,36 +39,24 @@ public final class PageOutliner: Sendable {
         onPage: @escaping @Sendable (RecognizedPage) -> Void,
         completion: @escaping @Sendable (RecognitionSummary) -> Void
     ) -> RecognitionTask {
-        let task = RecognitionTask()
         let options = self.options
-        let started = DispatchTime.now().uptimeNanoseconds
-        let window = DispatchSemaphore(value: options.jobs * TextRecognizer.pagesInFlightPerWorker)
-        let feeder = PageFeeder(inputs: AnyIterator(inputs.makeIterator()), limits: options.limits, task: task)
-        let delivery = DispatchQueue(label: "scantext.outliner.delivery", qos: .userInitiated)
-        let emitter = InOrderEmitter(queue: delivery) { page in
-            onPage(page)
-            window.signal()
-        }
-        let group = DispatchGroup()
+        let run = PipelineRun(
+            inputs: AnyIterator(inputs.makeIterator()), jobs: options.jobs, limits: options.limits, label: "outliner",
+            onPage: onPage)
         for _ in 0..<options.jobs {
-            workQueue.async(group: group) {
+            workQueue.async(group: run.workers) {
                 let preparing = JobPreparer(crop: options.crop, limits: options.limits, keepsImages: options.flattens)
                 while true {
-                    window.wait()
-                    guard let job = feeder.next() else {
-                        window.signal()
+                    run.window.wait()
+                    guard let job = run.feeder.next() else {
+                        run.window.signal()
                         return
                     }
-                    emitter.complete(preparing.run(job, flatten: options.flattens).result)
+                    run.emitter.complete(preparing.run(job, flatten: options.flattens).result)
                 }
             }
         }
-        group.notify(queue: delivery) {
-            var summary = emitter.summary
-            summary.elapsed = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-            summary.cancelled = task.isCancelled
-            completion(summary)
-        }
-        return task
+        run.whenWorkersFinish(completion)
+        return run.task
     }
 }

@@ -36,30 +36,25 @@ final class Scheduler: Sendable {
     }
 
     private let plan: Mutex<Plan>
-    private let feeder: PageFeeder
-    private let window: DispatchSemaphore
-    private let task: RecognitionTask
+    private let run: PipelineRun
     private let alwaysPrepareAhead: Bool
-    private let started = DispatchTime.now().uptimeNanoseconds
     /// How far ahead the feeder counts pages to balance the workers.
     private let horizon: Int
+    private var feeder: PageFeeder { run.feeder }
+    private var window: DispatchSemaphore { run.window }
+    private var task: RecognitionTask { run.task }
 
-    init(workers: Int, feeder: PageFeeder, window: DispatchSemaphore, task: RecognitionTask, alwaysPrepareAhead: Bool) {
+    init(workers: Int, run: PipelineRun, alwaysPrepareAhead: Bool) {
         plan = Mutex(Plan(workers: Array(repeating: .idle, count: workers), hasEngine: Array(repeating: false, count: workers)))
-        self.feeder = feeder
-        self.window = window
-        self.task = task
+        self.run = run
         self.alwaysPrepareAhead = alwaysPrepareAhead
         horizon = 8 * workers
     }
 
-    /// Seconds since the run started.
-    var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 }
-
     /// What `worker` does next. `holdsRoom` says whether it holds one of the window's places for
     /// a page it has not taken yet.
     func nextStep(worker id: Int, holdsRoom: inout Bool) -> Step {
-        let now = elapsed
+        let now = run.elapsed
         // Counting what is left may list inputs, so it is done before the lock is taken.
         let waiting = plan.withLock { !$0.ready.isEmpty }
         let unprepared = waiting && !alwaysPrepareAhead ? feeder.remaining(horizon: horizon) : nil

@@ -14,15 +14,13 @@ import Synchronization
 /// A run is three parts around the workers: the `PageFeeder` hands out pages in input order,
 /// opening inputs lazily; the `Scheduler` tells each worker whether to recognise a prepared
 /// page or prepare the next one, so that all reach the end together; the `InOrderEmitter`
-/// delivers results in order on a serial queue. At most `jobs × pagesInFlightPerWorker` pages
+/// delivers results in order on a serial queue. At most `jobs × 2` pages
 /// are held at once. Blocking Tesseract calls run on Dispatch threads, never on Swift's
 /// cooperative pool.
 public final class TextRecognizer: Sendable {
     public let options: RecognitionOptions
     let hooks: PipelineHooks
     private let workQueue = DispatchQueue(label: "scantext.recognizer.workers", qos: .userInitiated, attributes: .concurrent)
-    /// Pages a worker may hold beyond the oldest one not yet delivered.
-    static let pagesInFlightPerWorker = 2
 
     /// Checks the options (language data above all) before any page is read.
     public convenience init(options: RecognitionOptions = RecognitionOptions()) throws(RecognitionError) {
@@ -44,63 +42,46 @@ public final class TextRecognizer: Sendable {
         onPage: @escaping @Sendable (RecognizedPage) -> Void,
         completion: @escaping @Sendable (RecognitionSummary) -> Void
     ) -> RecognitionTask {
-        let task = RecognitionTask()
         let options = self.options, hooks = self.hooks
-        let window = DispatchSemaphore(value: options.jobs * Self.pagesInFlightPerWorker)
-        let feeder = PageFeeder(inputs: AnyIterator(inputs.makeIterator()), limits: options.limits, task: task)
-        let scheduler = Scheduler(
-            workers: options.jobs, feeder: feeder, window: window, task: task, alwaysPrepareAhead: hooks.alwaysPrepareAhead)
-        let delivery = DispatchQueue(label: "scantext.recognizer.delivery", qos: .userInitiated)
-        let emitter = InOrderEmitter(queue: delivery) { page in
-            onPage(page)
-            window.signal()
-        }
-        let group = DispatchGroup()
+        let run = PipelineRun(
+            inputs: AnyIterator(inputs.makeIterator()), jobs: options.jobs, limits: options.limits, label: "recognizer",
+            onPage: onPage)
+        let scheduler = Scheduler(workers: options.jobs, run: run, alwaysPrepareAhead: hooks.alwaysPrepareAhead)
         for id in 0..<options.jobs {
-            group.enter()
-            workQueue.async {
-                Self.work(id: id, options: options, hooks: hooks, task: task, scheduler: scheduler, window: window, emitter: emitter)
+            workQueue.async(group: run.workers) {
+                Self.work(id: id, options: options, hooks: hooks, run: run, scheduler: scheduler)
                 // The worker and its engine are gone. While others are still at work, this
                 // core would only wait: it hands the freed memory back to the system now.
                 #if canImport(Glibc)
                 if scheduler.othersWorking(id) { malloc_trim(0) }
                 #endif
-                group.leave()
             }
         }
-        group.notify(queue: delivery) {
-            var summary = emitter.summary
-            summary.elapsed = scheduler.elapsed
-            summary.cancelled = task.isCancelled
-            completion(summary)
-        }
-        return task
+        run.whenWorkersFinish(completion)
+        return run.task
     }
 
     /// One worker's loop: its engine lives as long as this call.
-    private static func work(
-        id: Int, options: RecognitionOptions, hooks: PipelineHooks, task: RecognitionTask, scheduler: Scheduler,
-        window: DispatchSemaphore, emitter: InOrderEmitter
-    ) {
-        let worker = PageWorker(options: options, cancel: task.abandonFlag, hooks: hooks)
+    private static func work(id: Int, options: RecognitionOptions, hooks: PipelineHooks, run: PipelineRun, scheduler: Scheduler) {
+        let worker = PageWorker(options: options, cancel: run.task.abandonFlag, hooks: hooks)
         var holdsRoom = false
         while true {
             switch scheduler.nextStep(worker: id, holdsRoom: &holdsRoom) {
             case .waitForRoom:
-                window.wait()
+                run.window.wait()
                 holdsRoom = true
             case .prepare(let job):
                 switch worker.prepare(job) {
                 case .finished(let result):
                     scheduler.finishedPreparing(worker: id, nil)
-                    emitter.complete(result)
+                    run.emitter.complete(result)
                 case .ready(let page):
                     scheduler.finishedPreparing(worker: id, page)
                 }
             case .recognize(let page):
                 let result = worker.recognize(page)
                 scheduler.finishedRecognizing(worker: id, result)
-                emitter.complete(result)
+                run.emitter.complete(result)
             case .stop:
                 return
             }

@@ -3,10 +3,9 @@
 ///
 /// A run ends when its last recognition ends, and recognitions cannot be split, so the workers
 /// should reach their last pages together. Left alone they drift apart (pages differ, the machine
-/// is noisy), and the one that finishes first idles while the other recognises its last page:
-/// on 12 photos and 2 workers that idle time averaged 0.1–0.3 s. Preparing a page (decode,
-/// detect, warp: a tenth of a recognition) can be done by any worker, so the worker that is
-/// ahead takes that work off the one that is behind.
+/// is noisy), and the one that finishes first idles while the other recognises its last page.
+/// Preparing a page (decode, detect, warp: a tenth of a recognition) can be done by any worker,
+/// so the worker that is ahead takes that work off the one that is behind.
 ///
 /// The decision compares two predicted schedules of what is left, with mean stage times measured
 /// in this run: recognise now, or prepare one page first. Each schedule is greedy, as the workers

@@ -7,24 +7,9 @@ import PagePreparation
 /// with the same code name, where the pipeline meets them. `errorDescription` is the complete
 /// line a user sees: it names the input, says what is wrong and says what to do.
 public struct RecognitionError: Error, LocalizedError, Sendable, Equatable {
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        public let name: String
-        public init(name: String) { self.name = name }
-        public static let notFound = Code(name: "not-found")
-        public static let unreadable = Code(name: "unreadable")
-        public static let isDirectory = Code(name: "is-directory")
-        public static let empty = Code(name: "empty")
-        public static let notAnImage = Code(name: "not-an-image")
-        public static let unsupportedFormat = Code(name: "unsupported-format")
-        public static let corrupt = Code(name: "corrupt")
-        public static let tooLarge = Code(name: "too-large")
-        public static let missingLanguage = Code(name: "missing-language")
-        public static let engineFailed = Code(name: "engine-failed")
-        public static let timedOut = Code(name: "timed-out")
-        public static let cancelled = Code(name: "cancelled")
-        public static let geometry = Code(name: "geometry")
-        public var description: String { name }
-    }
+    /// One vocabulary of codes for every page error: the input's (`.notFound`, `.corrupt`, …),
+    /// and the ones recognition adds below.
+    public typealias Code = InputError.Code
 
     public let code: Code
     /// The input the error is about (a path as given, `-` for stdin), or nil for setup errors.
@@ -43,7 +28,7 @@ public struct RecognitionError: Error, LocalizedError, Sendable, Equatable {
 
     /// An input error, as a page result carries it.
     public init(_ error: InputError) {
-        self.init(Code(name: error.code.name), source: error.source, error.problem, remedy: error.remedy)
+        self.init(error.code, source: error.source, error.problem, remedy: error.remedy)
     }
 
     /// A preparation error about the page named `source`.
@@ -66,4 +51,13 @@ public struct RecognitionError: Error, LocalizedError, Sendable, Equatable {
     }
 
     static func displayName(_ source: String) -> String { source == "-" ? "<stdin>" : source }
+}
+
+extension RecognitionError.Code {
+    public static let missingLanguage = Self(name: "missing-language")
+    public static let engineFailed = Self(name: "engine-failed")
+    public static let timedOut = Self(name: "timed-out")
+    public static let cancelled = Self(name: "cancelled")
+    /// A preparation error (`PreparationError.Code.geometry`).
+    public static let geometry = Self(name: "geometry")
 }
