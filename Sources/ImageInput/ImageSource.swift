@@ -13,7 +13,14 @@ public final class ImageSource: Sendable {
     /// The name as the user gave it (`-` for stdin).
     public let name: String
     public let format: ImageFormat
+    /// Pages that can be read; a damaged file's pages before the damage.
     public let pageCount: Int
+    /// What the file's structure says is missing or unread (a multi-page file cut short, frames
+    /// of an animation, bytes after the end); nil for a sound file. The `pageCount` pages before
+    /// it are read all the same, and the input counts as failed.
+    public let damage: InputError?
+    /// A TIFF's page sizes from its directories, to refuse a huge page before decoding it.
+    private let pageSizes: [[Int]]
     private let bytes: Data
 
     public enum ImageFormat: String, Sendable {
@@ -81,7 +88,6 @@ public final class ImageSource: Sendable {
     public init(name: String, data: Data, limits: DecodeLimits = .default) throws(InputError) {
         _ = Leptonica.configured
         self.name = name
-        self.bytes = data
         guard !data.isEmpty else {
             throw InputError(.empty, source: name, "is empty (0 bytes)", remedy: "re-copy or re-scan the file")
         }
@@ -101,14 +107,39 @@ public final class ImageSource: Sendable {
                 remedy: "give a PNG, JPEG, TIFF, WebP, BMP, PNM or GIF file")
         }
         self.format = format
-        if format == .tiff {
-            pageCount = Self.tiffPageCount(data)
-            guard pageCount > 0 else {
-                throw InputError(.corrupt, source: name, "is a corrupt TIFF with no readable page", remedy: "re-export or re-scan it")
-            }
-        } else {
-            pageCount = 1
+        let structure = FileStructure.check(data, format: format)
+        // A GIF cut after its first image decodes from that image alone.
+        bytes = structure.firstImageEnd.map { data.prefix($0) + [0x3B] } ?? data
+        var damage = structure.damage.map { problem in
+            structure.unreadFrames
+                ? InputError(.unsupportedFormat, source: name, problem, remedy: "save each frame as an image of its own, e.g. convert \(name) frame-%d.png")
+                : InputError(.corrupt, source: name, problem, remedy: "re-copy or re-export it")
         }
+        var pages = format == .tiff ? Self.tiffPageCount(data) : 1
+        if let whole = structure.pages {
+            if format == .tiff, damage == nil, pages < whole {
+                damage = InputError(
+                    .corrupt, source: name, "is corrupt: only \(pages) of its \(whole) pages could be read", remedy: "re-export or re-scan it")
+            }
+            pages = min(pages, whole)
+        }
+        guard pages > 0 else {
+            throw damage ?? InputError(.corrupt, source: name, "is a corrupt TIFF with no readable page", remedy: "re-export or re-scan it")
+        }
+        if let damage, pages > 0 {
+            // The pages before the damage are still read; this reports the rest.
+            self.damage = InputError(damage.code, source: name, damage.problem, remedy: damage.remedy + (
+                damage.code == .corrupt ? "; the \(pages == 1 ? "first page was" : "first \(pages) pages were") read" : ""))
+        } else {
+            self.damage = nil
+        }
+        guard pages <= limits.maxPages else {
+            throw InputError(
+                .tooLarge, source: name, "has \(pages) pages, over the limit of \(limits.maxPages)",
+                remedy: "split it, or raise the limit with --max-pages")
+        }
+        pageCount = pages
+        pageSizes = structure.pageSizes.map { [$0.width, $0.height] }
         // Refuse decompression bombs before decoding a single pixel.
         var w: Int32 = 0, h: Int32 = 0
         let headerRead = data.withUnsafeBytes { raw in
@@ -174,12 +205,8 @@ public final class ImageSource: Sendable {
         guard index >= 0, index < pageCount else {
             throw InputError(.corrupt, source: name, "has no page \(index + 1)", remedy: "it has \(pageCount) page(s)")
         }
-        // libpng reports a cut-off file on stderr by itself before failing; catch the common
-        // case (no IEND chunk at the end) first so the user sees one line, ours.
-        if format == .png && !bytes.suffix(12).starts(with: [0, 0, 0, 0, 0x49, 0x45, 0x4E, 0x44]) {
-            throw InputError(
-                .corrupt, source: name, "is a truncated PNG (the file ends before its IEND chunk)",
-                remedy: "re-copy or re-export it")
+        if index < pageSizes.count, pageSizes[index][0] > 0, pageSizes[index][1] > 0 {
+            try Self.checkSize(width: pageSizes[index][0], height: pageSizes[index][1], name: name, limits: limits)
         }
         if format == .jpeg, luminanceOnly, let page = try turboLuminance(limits: limits) { return page }
         var jpegWarning: Int32 = 0

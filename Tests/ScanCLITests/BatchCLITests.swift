@@ -248,3 +248,45 @@ struct BatchCLITests {
         #expect(plain.stderrLines.last?.hasPrefix("scantext: 1 done, 0 skipped, 1 failed; 1 page in ") == true, "\(plain.stderr)")
     }
 }
+
+@Suite(.enabled(if: CLI.hasEnglish, "English language data is not installed"))
+struct DamagedInputCLITests {
+    @Test("a cut multi-page TIFF: its readable pages print, one line names the damage, exit 1")
+    func stdout() async throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tiff = try Data(contentsOf: URL(fileURLWithPath: CLI.sample("multipage.tif")))
+        let cut = dir.appendingPathComponent("cut.tif")
+        try tiff.prefix(tiff.count * 2 / 3).write(to: cut)
+        let r = try await CLI.run(["--format", "jsonl", cut.path, CLI.sample("lowres.png")])
+        #expect(r.status == 1)
+        #expect(r.stderrLines.count == 1)
+        #expect(r.stderrLines.first?.hasPrefix("scantext: \(cut.path): is truncated") == true, "\(r.stderr)")
+        let records = try r.stdout.split(separator: "\n").map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        // Two pages read, the damage as the file's last record, then the next input.
+        #expect(records.map { $0["page"] as? Int } == [1, 2, 3, 1])
+        #expect(records.map { $0["error"] is NSNull } == [true, true, false, true])
+        #expect((records[0]["text"] as? String)?.isEmpty == false)
+    }
+
+    @Test("in a batch run a damaged input is named in --errors and gets no output; the others do")
+    func batch() async throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = dir.appendingPathComponent("in")
+        try makeTree(input, [("good.png", "lowres.png")])
+        let tiff = try Data(contentsOf: URL(fileURLWithPath: CLI.sample("multipage.tif")))
+        try tiff.prefix(tiff.count * 2 / 3).write(to: input.appendingPathComponent("cut.tif"))
+        try (ImageFixtures.gif(frames: 3)).write(to: input.appendingPathComponent("anim.gif"))
+        let out = dir.appendingPathComponent("out"), errors = dir.appendingPathComponent("errors.jsonl")
+        let r = try await CLI.run(["-r", input.path, "-o", out.path, "--errors", errors.path])
+        #expect(r.status == 1)
+        #expect(Set(listTree(out).keys) == ["good.txt"])
+        let entries = try String(contentsOf: errors, encoding: .utf8).split(separator: "\n").map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+        #expect(Set(entries.compactMap { $0["source"] as? String }) == [input.path + "/anim.gif", input.path + "/cut.tif"])
+        #expect(Set(entries.compactMap { $0["page"] as? Int }) == [2, 3])
+        #expect(!listTree(dir).keys.contains { $0.contains(".scantext-tmp-") })
+    }
+}

@@ -88,12 +88,5 @@ enum BadFiles {
         return d
     }
 
-    static func crc32(_ data: Data) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        for byte in data {
-            crc ^= UInt32(byte)
-            for _ in 0..<8 { crc = (crc >> 1) ^ (0xEDB8_8320 & (0 &- (crc & 1))) }
-        }
-        return ~crc
-    }
+    static func crc32(_ data: Data) -> UInt32 { ImageFixtures.crc32(data) }
 }

@@ -47,6 +47,7 @@ import Testing
         (["--jobs", "0", "x.png"], "--jobs must be 1 to 256"),
         (["--page-timeout", "0", "x.png"], "--page-timeout must be a positive number"),
         (["--max-megapixels", "0", "x.png"], "--max-megapixels must be 1 to 100000"),
+        (["--max-pages", "0", "x.png"], "--max-pages must be 1 to 10000000"),
         (["--crop", "1,2;3", "x.png"], "--crop"),
         (["--format", "pdfx", "x.png"], "--format"),
         (["-", "-"], "can be given only once"),

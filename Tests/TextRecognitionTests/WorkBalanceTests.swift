@@ -54,7 +54,7 @@ struct PreparedPageTests {
         let quad = Quad(topLeft: Point(100, 50), topRight: Point(1100, 50), bottomRight: Point(1100, 850), bottomLeft: Point(100, 850))
         let options = RecognitionOptions(jobs: 2, crop: .quad(quad))
         let image = try ImageSource.open(path: Fixtures.sample("clean.png"))
-        let job = PageJob(sequence: 0, inputIndex: 0, source: "clean.png", page: 1, work: .decode(image, index: 0))
+        let job = PageJob(sequence: 0, inputIndex: 0, source: "clean.png", page: 1, work: .decode(image, index: 0), pagesInSource: 1)
         let preparer = PageWorker(options: options, cancel: CancellationFlag())
         let recogniser = PageWorker(options: options, cancel: CancellationFlag())
         guard case .ready(let prepared) = preparer.prepare(job), case .ready(let again) = recogniser.prepare(job) else {
@@ -75,7 +75,7 @@ struct PreparedPageTests {
     func failedPreparation() throws {
         let options = RecognitionOptions(jobs: 1, crop: .none)
         let error = RecognitionError(.notFound, source: nil, "no such file", remedy: "check the path")
-        let job = PageJob(sequence: 0, inputIndex: 0, source: "gone.png", page: 1, work: .failed(error))
+        let job = PageJob(sequence: 0, inputIndex: 0, source: "gone.png", page: 1, work: .failed(error), pagesInSource: 1)
         guard case .finished(let result) = PageWorker(options: options, cancel: CancellationFlag()).prepare(job) else {
             Issue.record("a failed page was handed on for recognition")
             return

@@ -46,13 +46,17 @@ struct WorkerOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Refuse images larger than this many megapixels (decompression bombs).", valueName: "mp"))
     var maxMegapixels: Int = 250
 
+    @Option(help: ArgumentHelp("Refuse inputs of more pages than this (a small file can hold thousands of tiny pages).", valueName: "n"))
+    var maxPages: Int = 10_000
+
     func validate() throws {
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be 1 to 256, got \(jobs)") }
         if !(1...100_000).contains(maxMegapixels) { throw ValidationError("--max-megapixels must be 1 to 100000") }
+        if !(1...10_000_000).contains(maxPages) { throw ValidationError("--max-pages must be 1 to 10000000") }
     }
 
     var limits: DecodeLimits {
-        DecodeLimits(maxPixels: maxMegapixels * 1_000_000, maxFileBytes: DecodeLimits.default.maxFileBytes)
+        DecodeLimits(maxPixels: maxMegapixels * 1_000_000, maxFileBytes: DecodeLimits.default.maxFileBytes, maxPages: maxPages)
     }
 
     func outliner(crop: CropMode, flattens: Bool) -> PageOutliner {

@@ -16,13 +16,8 @@ struct PageJob: Sendable {
     let source: String
     let page: Int  // 1-based
     let work: Work
-
-    var pagesInSource: Int {
-        switch work {
-        case .decode(let image, _): image.pageCount
-        case .decoded, .failed: 1
-        }
-    }
+    /// Results the source gives: its pages, and one more for damage found in it.
+    let pagesInSource: Int
 
     /// How errors name the page: `file`, or `file (page N)` inside a multi-page one.
     var name: String {
@@ -49,6 +44,8 @@ final class PageFeeder: Sendable {
         var currentImage: ImageSource?
         var nextPage = 0
         var sequence = 0
+        /// Whether the current image's damage has been handed out, after its pages.
+        var damageReported = false
 
         mutating func nextInput() -> RecognitionInput? {
             if !upcoming.isEmpty { return upcoming.removeFirst() }
@@ -76,19 +73,30 @@ final class PageFeeder: Sendable {
         let limits = self.limits
         return state.withLock { s -> PageJob? in
             while !task.isCancelled {
-                if let image = s.currentImage, s.nextPage < image.pageCount {
-                    defer { s.nextPage += 1; s.sequence += 1 }
-                    return PageJob(sequence: s.sequence, inputIndex: s.inputIndex, source: s.currentSource,
-                                   page: s.nextPage + 1, work: .decode(image, index: s.nextPage))
+                if let image = s.currentImage {
+                    let results = image.pageCount + (image.damage == nil ? 0 : 1)
+                    if s.nextPage < image.pageCount {
+                        defer { s.nextPage += 1; s.sequence += 1 }
+                        return PageJob(sequence: s.sequence, inputIndex: s.inputIndex, source: s.currentSource,
+                                       page: s.nextPage + 1, work: .decode(image, index: s.nextPage), pagesInSource: results)
+                    }
+                    // The pages before the damage are read; the damage is the input's last result.
+                    if let damage = image.damage, !s.damageReported {
+                        defer { s.damageReported = true; s.sequence += 1 }
+                        return PageJob(sequence: s.sequence, inputIndex: s.inputIndex, source: s.currentSource,
+                                       page: image.pageCount + 1, work: .failed(RecognitionError(damage)), pagesInSource: results)
+                    }
                 }
                 if s.nextPage < s.currentPages.count {
                     defer { s.nextPage += 1; s.sequence += 1 }
                     return PageJob(sequence: s.sequence, inputIndex: s.inputIndex, source: s.currentSource,
-                                   page: s.currentPages[s.nextPage].number, work: .decoded(s.currentPages[s.nextPage]))
+                                   page: s.currentPages[s.nextPage].number, work: .decoded(s.currentPages[s.nextPage]),
+                                   pagesInSource: s.currentPages.count)
                 }
                 s.currentImage = nil
                 s.currentPages = []
                 s.nextPage = 0
+                s.damageReported = false
                 guard let input = s.nextInput() else { return nil }
                 s.inputIndex += 1
                 do throws(InputError) {
@@ -109,7 +117,7 @@ final class PageFeeder: Sendable {
                 } catch {
                     defer { s.sequence += 1 }
                     return PageJob(sequence: s.sequence, inputIndex: s.inputIndex, source: s.currentSource, page: 1,
-                                   work: .failed(RecognitionError(error)))
+                                   work: .failed(RecognitionError(error)), pagesInSource: 1)
                 }
             }
             return nil

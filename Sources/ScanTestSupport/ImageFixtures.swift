@@ -1,0 +1,74 @@
+import Foundation
+
+/// Hand-built image files with exact structure, for the tests of damaged and hostile input.
+public enum ImageFixtures {
+    /// A classic little-endian TIFF of grey pages, one strip each, directories after their data.
+    /// `declared` overrides the size a page's directory states (a bomb), `loop` points the last
+    /// directory back at the first.
+    public static func tiff(pages: [(width: Int, height: Int)], declared: [Int: (Int, Int)] = [:], loop: Bool = false) -> Data {
+        var d = Data([0x49, 0x49, 42, 0])
+        func u16(_ v: Int) { d.append(contentsOf: [UInt8(v & 255), UInt8(v >> 8 & 255)]) }
+        func u32(_ v: Int) { u16(v & 0xFFFF); u16(v >> 16) }
+        let firstLink = d.count
+        u32(0)
+        var link = firstLink, firstIFD = 0
+        for (i, page) in pages.enumerated() {
+            let dataAt = d.count
+            d.append(contentsOf: (0..<(page.width * page.height)).map { UInt8(truncatingIfNeeded: 255 - ($0 % 7) * 30) })
+            if d.count % 2 == 1 { d.append(0) }
+            let ifd = d.count
+            if i == 0 { firstIFD = ifd }
+            d.replaceSubrange(link..<(link + 4), with: [UInt8(ifd & 255), UInt8(ifd >> 8 & 255), UInt8(ifd >> 16 & 255), UInt8(ifd >> 24)])
+            let (w, h) = declared[i] ?? (page.width, page.height)
+            let entries: [(tag: Int, type: Int, value: Int)] = [
+                (256, 4, w), (257, 4, h), (258, 3, 8), (259, 3, 1), (262, 3, 1), (273, 4, dataAt),
+                (277, 3, 1), (278, 4, page.height), (279, 4, page.width * page.height),
+            ]
+            u16(entries.count)
+            for e in entries {
+                u16(e.tag); u16(e.type); u32(1)
+                if e.type == 3 { u16(e.value); u16(0) } else { u32(e.value) }
+            }
+            link = d.count
+            u32(0)
+        }
+        if loop { d.replaceSubrange(link..<(link + 4), with: [UInt8(firstIFD & 255), UInt8(firstIFD >> 8 & 255), 0, 0]) }
+        return d
+    }
+
+    /// A GIF of `frames` 1×1 images; `cutInFrame` ends the file inside that frame (1-based).
+    public static func gif(frames: Int, cutInFrame: Int? = nil) -> Data {
+        var d = Data([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 1, 0, 1, 0, 0x80, 0, 0, 0xFF, 0xFF, 0xFF, 0, 0, 0])
+        let frame: [UInt8] = [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0]
+        for i in 1...frames {
+            if i == cutInFrame { return d + frame.prefix(8) }
+            d.append(contentsOf: frame)
+        }
+        return d + [0x3B]
+    }
+
+    /// A binary grey PNM (P5) of `width`×`height`, then `trailing` bytes.
+    public static func pgm(width: Int, height: Int, trailing: Data = Data()) -> Data {
+        Data("P5\n\(width) \(height)\n255\n".utf8) + Data(repeating: 200, count: width * height) + trailing
+    }
+
+    /// A PNG chunk with its length and CRC.
+    public static func pngChunk(_ type: String, _ body: [UInt8]) -> Data {
+        var d = Data()
+        let n = UInt32(body.count).bigEndian
+        withUnsafeBytes(of: n) { d.append(contentsOf: $0) }
+        let typed = Data(type.utf8) + body
+        d.append(typed)
+        withUnsafeBytes(of: crc32(typed).bigEndian) { d.append(contentsOf: $0) }
+        return d
+    }
+
+    public static func crc32(_ data: Data) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for byte in data {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = (crc >> 1) ^ (0xEDB8_8320 & (0 &- (crc & 1))) }
+        }
+        return ~crc
+    }
+}
