@@ -10,6 +10,13 @@ import Testing
         #expect(q.description == "10,12;900,30;880,1200.5;5,1180")
     }
 
+    @Test("corners past Int's range print without trapping (found by FuzzQuadParsing)")
+    func hugeCorners() throws {
+        let q = try Quad(parsing: "54,5;4500000000000000000000000000000000054,0000005;54,5;4,0")
+        #expect(q.description == "54,5;4.5e+36,5;54,5;4,0")
+        #expect(try Quad(parsing: "-1e300,0;1,0;1,1;0,1").description == "-1e+300,0;1,0;1,1;0,1")
+    }
+
     @Test("rejects malformed quads", arguments: ["", "1,2;3,4;5,6", "a,b;1,2;3,4;5,6", "1,2;3,4;5,6;7", "1,2;3,4;5,6;7,8;9,10"])
     func rejects(_ text: String) {
         #expect(throws: ScanCoreError.self) { try Quad(parsing: text) }

@@ -172,6 +172,18 @@ import ScanTestSupport
         #expect(h == Int((Point(100, 0).distance(to: Point(120, 200))).rounded()))
     }
 
+    @Test("a quad far past any page size is refused as too large, not trapped on (found by fuzzing)", arguments: [
+        "0,0;4e30,0;4e30,10;0,10", "0,0;1e300,0;1e300,1e300;0,1e300", "0,0;9.3e18,0;9.3e18,9.3e18;0,9.3e18",
+    ])
+    func hugeQuad(_ text: String) throws {
+        let quad = try Quad(parsing: text)
+        let (w, _) = PerspectiveCorrector.outputSize(for: quad)
+        #expect(w == 1 << 30)
+        #expect { try PerspectiveCorrector().correct(try gradient(20, 20), quad: quad) } throws: {
+            ($0 as? ScanCoreError)?.code == .outputTooLarge
+        }
+    }
+
     @Test("degenerate quads are errors, not garbage", arguments: [
         "0,0;10,0;10,0;0,0",        // collapsed
         "0,0;10,10;10,0;0,10",      // bow tie

@@ -24,11 +24,15 @@ struct RecognizerTests {
         for page in pages { #expect(TextScore.cer(page.text, truths[page.page - 1]) < 0.03) }
     }
 
+    /// A PNG whole in structure (IHDR, IEND) with no image data: it opens, and fails to decode.
+    static let pngWithoutPixels = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        + ImageFixtures.pngChunk("IHDR", [0, 0, 0, 8, 0, 0, 0, 8, 8, 0, 0, 0, 0]) + ImageFixtures.pngChunk("IEND", [])
+
     @Test("a failing input becomes an error result; the others are unaffected")
     func failure() async throws {
         let recognizer = try TextRecognizer(options: RecognitionOptions(jobs: 2, crop: .none))
         let pages = await recognizer.recognize([
-            .file(Fixtures.sample("clean.png")), .file("/nonexistent.png"), .source(try ImageSource(name: "bad.png", data: Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(repeating: 0, count: 30)))),
+            .file(Fixtures.sample("clean.png")), .file("/nonexistent.png"), .source(try ImageSource(name: "bad.png", data: Self.pngWithoutPixels)),
             .file(Fixtures.sample("lowres.png")),
         ].compactMap { $0 })
         #expect(pages.count == 4)

@@ -23,11 +23,13 @@ public struct PerspectiveCorrector: Sendable {
     }
 
     /// The upright size for a quad: the longer of the two horizontal edges by the longer of the
-    /// two vertical edges, rounded.
+    /// two vertical edges, rounded. Edges beyond `1 << 30` pixels (or not finite) count as that:
+    /// far over any limit, and still an `Int`.
     public static func outputSize(for quad: Quad) -> (width: Int, height: Int) {
         let w = max(quad.topLeft.distance(to: quad.topRight), quad.bottomLeft.distance(to: quad.bottomRight))
         let h = max(quad.topLeft.distance(to: quad.bottomLeft), quad.topRight.distance(to: quad.bottomRight))
-        return (Int(w.rounded()), Int(h.rounded()))
+        func pixels(_ length: Double) -> Int { length.isFinite && length < Double(1 << 30) ? Int(length.rounded()) : 1 << 30 }
+        return (pixels(w), pixels(h))
     }
 
     /// Checks that a quad can be rectified: convex, with area, and with no corner collapsed.
@@ -197,14 +199,17 @@ private struct WarpKernel {
         let index = (vq &>> 5) &* Int32(truncatingIfNeeded: sw) &+ (uq &>> 5)
         let w00 = (32 &- fx) &* (32 &- fy), w01 = fx &* (32 &- fy)
         let w10 = (32 &- fx) &* fy, w11 = fx &* fy
-        let stride = sw
+        let stride = sw, last = src.count - 1
         // Only the loads are per lane: two neighbouring bytes per load (little-endian: the
         // left one is the low byte), above and below. The blend is SIMD.
+        // Rounding puts a position within 1/64 px of the last row or column on it, with weight
+        // 0 for the neighbour past it; the loads still stay inside the buffer.
         var top = SIMD8<Int32>(), bottom = SIMD8<Int32>()
         for l in 0..<8 {
             let i = Int(index[l])
-            top[l] = Int32(base.loadUnaligned(fromByteOffset: i, as: UInt16.self))
-            bottom[l] = Int32(base.loadUnaligned(fromByteOffset: i &+ stride, as: UInt16.self))
+            let j = i &+ stride <= last ? i &+ stride : i
+            top[l] = i < last ? Int32(base.loadUnaligned(fromByteOffset: i, as: UInt16.self)) : Int32(base.load(fromByteOffset: i, as: UInt8.self))
+            bottom[l] = j < last ? Int32(base.loadUnaligned(fromByteOffset: j, as: UInt16.self)) : Int32(base.load(fromByteOffset: j, as: UInt8.self))
         }
         let sum = (top & 255) &* w00 &+ (top &>> 8) &* w01 &+ (bottom & 255) &* w10 &+ (bottom &>> 8) &* w11
         let result = SIMD8<UInt8>(truncatingIfNeeded: (sum &+ 512) &>> 10)

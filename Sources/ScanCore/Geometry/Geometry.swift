@@ -137,7 +137,9 @@ public struct Quad: Sendable, Hashable, Codable, CustomStringConvertible {
 
     static func format(_ v: Double) -> String {
         let r = (v * 100).rounded() / 100
-        return r == r.rounded() ? String(Int(r)) : String(r)
+        // Whole numbers without ".0", where an Int can hold them (corners from the command line
+        // can be any finite number).
+        return r == r.rounded() && abs(r) < 1e15 ? String(Int(r)) : String(r)
     }
 }
 
