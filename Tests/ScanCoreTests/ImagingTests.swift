@@ -56,6 +56,23 @@ import ScanTestSupport
             #expect(d.pixels == Self.blockMeans(noisy, factor))
         }
     }
+
+    @Test("an image narrower or shorter than the factor gives the mean of what there is (found by FuzzPageDetection)",
+          arguments: [(1, 576, 2), (3, 2, 4), (10, 1, 3), (2, 2, 5)])
+    func downsampleThin(width: Int, height: Int, factor: Int) throws {
+        for format in [PixelBuffer.Format.gray, .rgb] {
+            let c = format.channels
+            let px = (0..<(width * height * c)).map { UInt8(truncatingIfNeeded: $0 * 37 + 11) }
+            let d = try PixelBuffer(width: width, height: height, format: format, pixels: px).downsampled(by: factor)
+            let (bw, bh) = (min(factor, width), min(factor, height))
+            #expect(d.width == max(width / factor, 1) && d.height == max(height / factor, 1))
+            for ch in 0..<c {
+                var sum = 0
+                for y in 0..<bh { for x in 0..<bw { sum += Int(px[(y * width + x) * c + ch]) } }
+                #expect(Int(d.pixels[ch]) == (sum + bw * bh / 2) / (bw * bh), "\(width)x\(height) by \(factor), channel \(ch)")
+            }
+        }
+    }
 }
 
 @Suite struct PerspectiveCorrectorTests {

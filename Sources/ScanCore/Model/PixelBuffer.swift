@@ -74,17 +74,19 @@ public struct PixelBuffer: Sendable, Equatable {
     private func downsampled<Sum: FixedWidthInteger & UnsignedInteger>(by factor: Int, summingIn _: Sum.Type) -> PixelBuffer {
         let ow = max(width / factor, 1), oh = max(height / factor, 1)
         let c = format.channels
-        let area = UInt32(factor * factor)
+        // An image narrower or shorter than `factor` gives one block of what there is.
+        let blockWidth = min(factor, width), blockHeight = min(factor, height)
+        let area = UInt32(blockWidth * blockHeight)
         let out = [UInt8](unsafeUninitializedCapacity: ow * oh * c) { dst, initialized in
             pixels.withUnsafeBufferPointer { src in
                 // Column sums over `factor` rows (a contiguous loop the compiler vectorises),
                 // then each group of `factor` columns summed per channel.
-                let span = ow * factor * c
+                let span = ow * blockWidth * c
                 var columns = [Sum](repeating: 0, count: span)
                 columns.withUnsafeMutableBufferPointer { col in
                     for oy in 0..<oh {
                         for i in 0..<span { col[i] = 0 }
-                        for dy in 0..<factor {
+                        for dy in 0..<blockHeight {
                             let row = src.baseAddress! + (oy * factor + dy) * width * c
                             for i in 0..<span { col[i] &+= Sum(truncatingIfNeeded: row[i]) }
                         }
@@ -92,7 +94,7 @@ public struct PixelBuffer: Sendable, Equatable {
                         for ox in 0..<ow {
                             for ch in 0..<c {
                                 var sum: UInt32 = 0
-                                for dx in 0..<factor { sum &+= UInt32(truncatingIfNeeded: col[(ox * factor + dx) * c + ch]) }
+                                for dx in 0..<blockWidth { sum &+= UInt32(truncatingIfNeeded: col[(ox * factor + dx) * c + ch]) }
                                 o[ox * c + ch] = UInt8(truncatingIfNeeded: (sum &+ area / 2) / area)
                             }
                         }
