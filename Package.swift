@@ -58,6 +58,7 @@ let package = Package(
         // call, and -lcurl can name another build of curl than libtesseract's.
         .systemLibrary(name: "CTesseract"),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
         // Linked by the executable only (see the header): it replaces library functions
         // process-wide, which no library product may do to the program that uses it.
         .target(
@@ -71,7 +72,7 @@ let package = Package(
         // input → geometry → preparation → recognition → output → batch → command line
         .target(
             name: "ImageInput",
-            dependencies: ["CTesseract", "CTurboJPEG", "ScanCore", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["CTesseract", "CTurboJPEG", "CPoppler", "ScanCore", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: staticRuntimeCompile),
         .target(
             name: "ScanCore", dependencies: [.product(name: "HeapModule", package: "swift-collections")],

@@ -24,11 +24,16 @@ public final class ImageSource: Sendable {
     private let bytes: Data
 
     public enum ImageFormat: String, Sendable {
-        case png, jpeg, tiff, webp, bmp, pnm, gif, jp2
+        case png, jpeg, tiff, webp, bmp, pnm, gif, jp2, pdf
     }
 
+    /// The pages of a PDF, rendered on demand at `pdfResolution` dots per inch.
+    private let pdf: PDFDocument?
+    public let pdfResolution: Int
+    public static let defaultPDFResolution = 300
+
     /// Reads a file. Throws an `InputError` naming the file for every way a file can be bad.
-    public static func open(path: String, limits: DecodeLimits = .default) throws(InputError) -> ImageSource {
+    public static func open(path: String, limits: DecodeLimits = .default, pdfResolution: Int = defaultPDFResolution) throws(InputError) -> ImageSource {
         let fd: FileDescriptor
         do {
             fd = try FileDescriptor.open(FilePath(path), .readOnly, options: [.closeOnExec])
@@ -59,11 +64,11 @@ public final class ImageSource: Sendable {
                 throw InputError(.unreadable, source: path, "could not be read (\(errno))", remedy: "check the file and the disk")
             }
         }
-        return try ImageSource(name: path, data: data, limits: limits)
+        return try ImageSource(name: path, data: data, limits: limits, pdfResolution: pdfResolution)
     }
 
     /// Reads all of standard input as one image file.
-    public static func standardInput(limits: DecodeLimits = .default) throws(InputError) -> ImageSource {
+    public static func standardInput(limits: DecodeLimits = .default, pdfResolution: Int = defaultPDFResolution) throws(InputError) -> ImageSource {
         let data: Data
         do throws(FileReading.Failure) {
             data = try FileReading.readAll(.standardInput, limit: limits.maxFileBytes)
@@ -81,21 +86,26 @@ public final class ImageSource: Sendable {
                     remedy: "pipe an image file into scantext")
             }
         }
-        return try ImageSource(name: "-", data: data, limits: limits)
+        return try ImageSource(name: "-", data: data, limits: limits, pdfResolution: pdfResolution)
     }
 
     /// Wraps bytes already in memory.
-    public init(name: String, data: Data, limits: DecodeLimits = .default) throws(InputError) {
-        _ = Leptonica.configured
-        self.name = name
+    public convenience init(name: String, data: Data, limits: DecodeLimits = .default, pdfResolution: Int = defaultPDFResolution) throws(InputError) {
         guard !data.isEmpty else {
             throw InputError(.empty, source: name, "is empty (0 bytes)", remedy: "re-copy or re-scan the file")
         }
-        if data.starts(with: Array("%PDF".utf8)) {
-            throw InputError(
-                .unsupportedFormat, source: name, "is a PDF, which scantext does not read yet",
-                remedy: "convert it to images first, e.g. pdftoppm -r 300 -png FILE page")
+        if Self.isPDF(data) {
+            try self.init(pdf: data, name: name, limits: limits, pdfResolution: pdfResolution)
+        } else {
+            try self.init(image: data, name: name, limits: limits)
         }
+    }
+
+    private init(image data: Data, name: String, limits: DecodeLimits) throws(InputError) {
+        _ = Leptonica.configured
+        self.name = name
+        pdf = nil
+        pdfResolution = Self.defaultPDFResolution
         var iff: Int32 = 0
         let found = data.withUnsafeBytes { raw -> Bool in
             guard raw.count >= 12 else { return false }
@@ -103,8 +113,8 @@ public final class ImageSource: Sendable {
         }
         guard found, let format = Self.format(iff) else {
             throw InputError(
-                .notAnImage, source: name, "is not an image scantext can read",
-                remedy: "give a PNG, JPEG, TIFF, WebP, BMP, PNM or GIF file")
+                .notAnImage, source: name, "is not an image or PDF scantext can read",
+                remedy: "give a PNG, JPEG, TIFF, WebP, BMP, PNM, GIF or PDF file")
         }
         self.format = format
         let structure = FileStructure.check(data, format: format)
@@ -150,7 +160,45 @@ public final class ImageSource: Sendable {
         }
     }
 
-    private static func checkSize(width: Int, height: Int, name: String, limits: DecodeLimits) throws(InputError) {
+    private init(pdf data: Data, name: String, limits: DecodeLimits, pdfResolution: Int) throws(InputError) {
+        self.name = name
+        self.pdfResolution = pdfResolution
+        format = .pdf
+        bytes = data
+        pageSizes = []
+        do throws(PDFDocument.Failure) {
+            pdf = try PDFDocument(data)
+        } catch {
+            switch error {
+            case .encrypted:
+                throw InputError(
+                    .encrypted, source: name, "is an encrypted PDF and needs a password",
+                    remedy: "decrypt it first, e.g. qpdf --decrypt --password=PASSWORD IN.pdf OUT.pdf")
+            case .damaged(let reason):
+                throw Self.pdfEndsWhole(data)
+                    ? InputError(.corrupt, source: name, "is a damaged PDF (\(reason))", remedy: "re-export or re-download it")
+                    : InputError(.corrupt, source: name, "is truncated: the PDF ends before its %%EOF marker and no page could be read",
+                                 remedy: "re-copy or re-download it")
+            }
+        }
+        let pages = pdf?.pageCount ?? 0
+        guard pages > 0 else {
+            throw InputError(.corrupt, source: name, "is a PDF with no pages", remedy: "check that it is the right file")
+        }
+        guard pages <= limits.maxPages else {
+            throw InputError(
+                .tooLarge, source: name, "has \(pages) pages, over the limit of \(limits.maxPages)",
+                remedy: "split it, or raise the limit with --max-pages")
+        }
+        pageCount = pages
+        // Poppler rebuilds a cut file's cross-reference table and reads what it finds; the
+        // end-of-file marker says whether that was all.
+        damage = Self.pdfEndsWhole(data) ? nil : InputError(
+            .corrupt, source: name, "is truncated: the PDF ends before its %%EOF marker",
+            remedy: "re-copy or re-download it; the \(pages) pages found in it were read")
+    }
+
+    static func checkSize(width: Int, height: Int, name: String, limits: DecodeLimits) throws(InputError) {
         guard width > 0, height > 0 else {
             throw InputError(.corrupt, source: name, "has an invalid size \(width)×\(height)", remedy: "re-export or re-scan it")
         }
@@ -205,6 +253,7 @@ public final class ImageSource: Sendable {
         guard index >= 0, index < pageCount else {
             throw InputError(.corrupt, source: name, "has no page \(index + 1)", remedy: "it has \(pageCount) page(s)")
         }
+        if let pdf { return try renderPDFPage(pdf, index: index, limits: limits, luminanceOnly: luminanceOnly) }
         if index < pageSizes.count, pageSizes[index][0] > 0, pageSizes[index][1] > 0 {
             try Self.checkSize(width: pageSizes[index][0], height: pageSizes[index][1], name: name, limits: limits)
         }

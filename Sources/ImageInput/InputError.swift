@@ -16,6 +16,7 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let unsupportedFormat = Code(name: "unsupported-format")
         public static let corrupt = Code(name: "corrupt")
         public static let tooLarge = Code(name: "too-large")
+        public static let encrypted = Code(name: "encrypted")
         public var description: String { name }
     }
 

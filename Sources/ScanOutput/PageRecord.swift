@@ -38,13 +38,17 @@ public struct PageRecord: Encodable, Sendable {
         let source_box: [Int]?
     }
 
+    struct PDFPage: Encodable {
+        let width_pt: Double, height_pt: Double, dpi: Int
+    }
+
     struct Timings: Encodable {
         let decode: Double, detect: Double, warp: Double, engine: Double, recognize: Double
     }
 
     enum Keys: String, CodingKey {
         case source, page, width, height, quad, quad_detected, detection_confidence, page_width, page_height
-        case text, confidence, words, error, error_code, timings
+        case text, confidence, words, error, error_code, timings, pdf_page
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -66,6 +70,9 @@ public struct PageRecord: Encodable, Sendable {
             try c.encodeNil(forKey: .quad)
         }
         if let d = page.detectionConfidence { try c.encode(Self.round(d, 3), forKey: .detection_confidence) }
+        if let r = page.rendering {
+            try c.encode(PDFPage(width_pt: Self.round(r.widthPoints), height_pt: Self.round(r.heightPoints), dpi: r.dpi), forKey: .pdf_page)
+        }
         try c.encode(page.pageWidth, forKey: .page_width)
         try c.encode(page.pageHeight, forKey: .page_height)
         try c.encode(page.text, forKey: .text)

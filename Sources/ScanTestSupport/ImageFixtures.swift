@@ -72,3 +72,73 @@ public enum ImageFixtures {
         return ~crc
     }
 }
+
+extension ImageFixtures {
+    /// A PDF of text pages in Helvetica, one line each, built object by object with a correct
+    /// cross-reference table. `mediaBox` sets every page's size in points; `encrypted` adds a
+    /// standard security handler whose user password is not empty, so a reader needs it.
+    public static func pdf(pages: [String], mediaBox: (Double, Double) = (612, 792), encrypted: Bool = false) -> Data {
+        var objects: [String] = []
+        let pageIDs = pages.indices.map { 4 + 2 * $0 }
+        objects.append("<< /Type /Catalog /Pages 2 0 R >>")
+        objects.append("<< /Type /Pages /Kids [\(pageIDs.map { "\($0) 0 R" }.joined(separator: " "))] /Count \(pages.count) >>")
+        objects.append("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
+        for (i, text) in pages.enumerated() {
+            let stream = "BT /F1 36 Tf 72 \(Int(mediaBox.1) - 150) Td (\(text)) Tj ET"
+            objects.append("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(mediaBox.0) \(mediaBox.1)] /Resources << /Font << /F1 3 0 R >> >> /Contents \(pageIDs[i] + 1) 0 R >>")
+            objects.append("<< /Length \(stream.utf8.count) >>\nstream\n\(stream)\nendstream")
+        }
+        if encrypted {
+            let hex32 = String(repeating: "7A", count: 32)
+            objects.append("<< /Filter /Standard /V 1 /R 2 /O <\(hex32)> /U <\(String(repeating: "3C", count: 32))> /P -4 >>")
+        }
+        var out = "%PDF-1.4\n"
+        var offsets: [Int] = []
+        for (i, body) in objects.enumerated() {
+            offsets.append(out.utf8.count)
+            out += "\(i + 1) 0 obj\n\(body)\nendobj\n"
+        }
+        let xref = out.utf8.count
+        out += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
+        for offset in offsets { out += String(format: "%010d 00000 n \n", offset) }
+        let encrypt = encrypted ? " /Encrypt \(objects.count) 0 R /ID [<0123456789ABCDEF0123456789ABCDEF> <0123456789ABCDEF0123456789ABCDEF>]" : ""
+        out += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R\(encrypt) >>\nstartxref\n\(xref)\n%%EOF\n"
+        return Data(out.utf8)
+    }
+}
+
+extension ImageFixtures {
+    /// A PDF whose pages are grey scans: each image drawn to fill a page of one point per
+    /// pixel, stored uncompressed, so a rendering at 72 dpi gives the image back.
+    public static func pdf(scans: [(width: Int, height: Int, pixels: [UInt8])]) -> Data {
+        var chunks: [Data] = [], offsets: [Int] = []
+        var size = 0
+        func add(_ text: String, binary: Data? = nil) {
+            offsets.append(size)
+            var d = Data("\(offsets.count) 0 obj\n\(text)".utf8)
+            if let binary { d += binary + Data("\nendstream".utf8) }
+            d += Data("\nendobj\n".utf8)
+            chunks.append(d)
+            size += d.count
+        }
+        let header = Data("%PDF-1.4\n".utf8)
+        size = header.count
+        let pageIDs = scans.indices.map { 3 + 3 * $0 }
+        add("<< /Type /Catalog /Pages 2 0 R >>")
+        add("<< /Type /Pages /Kids [\(pageIDs.map { "\($0) 0 R" }.joined(separator: " "))] /Count \(scans.count) >>")
+        for (i, scan) in scans.enumerated() {
+            let id = pageIDs[i]
+            let draw = "q \(scan.width) 0 0 \(scan.height) 0 0 cm /Im0 Do Q"
+            add("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(scan.width) \(scan.height)] /Resources << /XObject << /Im0 \(id + 2) 0 R >> >> /Contents \(id + 1) 0 R >>")
+            add("<< /Length \(draw.utf8.count) >>\nstream\n", binary: Data(draw.utf8))
+            add("<< /Type /XObject /Subtype /Image /Width \(scan.width) /Height \(scan.height) /ColorSpace /DeviceGray /BitsPerComponent 8 /Length \(scan.pixels.count) >>\nstream\n",
+                binary: Data(scan.pixels))
+        }
+        var out = header
+        for chunk in chunks { out += chunk }
+        var tail = "xref\n0 \(offsets.count + 1)\n0000000000 65535 f \n"
+        for offset in offsets { tail += String(format: "%010d 00000 n \n", offset) }
+        tail += "trailer\n<< /Size \(offsets.count + 1) /Root 1 0 R >>\nstartxref\n\(out.count)\n%%EOF\n"
+        return out + Data(tail.utf8)
+    }
+}

@@ -143,3 +143,48 @@ struct ExifCLITests {
         #expect(record["width"] as? Int == 1200 && record["height"] as? Int == 900)
     }
 }
+
+@Suite(.enabled(if: CLI.hasEnglish, "English language data is not installed"))
+struct PDFCLITests {
+    @Test("a PDF of scanned pages reads with the same text as the same pages given as images")
+    func sameAsImages() async throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scans = try ["clean.png", "lowres.png"].map { try ImageSource.open(path: CLI.sample($0)).page(0, luminanceOnly: true).image.grayscale() }
+        let pdf = dir.appendingPathComponent("scans.pdf")
+        try ImageFixtures.pdf(scans: scans.map { ($0.width, $0.height, $0.pixels) }).write(to: pdf)
+        // One point per pixel rendered at 72 dpi gives each page's pixels back; both runs tell
+        // Tesseract the same resolution.
+        let fromPDF = try await CLI.run(["--dpi", "300", "--pdf-dpi", "72", "--format", "jsonl", pdf.path])
+        let fromImages = try await CLI.run(["--dpi", "300", "--format", "jsonl", CLI.sample("clean.png"), CLI.sample("lowres.png")])
+        #expect(fromPDF.status == 0 && fromImages.status == 0, "\(fromPDF.stderr)")
+        func texts(_ run: CLIRun) throws -> [String] {
+            try run.stdout.split(separator: "\n").map { try #require((try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["text"] as? String) }
+        }
+        let pdfTexts = try texts(fromPDF)
+        #expect(pdfTexts.count == 2)
+        #expect(pdfTexts == (try texts(fromImages)))
+        #expect(fromPDF.stdout.contains(#""pdf_page":{"dpi":72,"height_pt":900,"width_pt":1200}"#))
+    }
+
+    @Test("bad PDFs among good inputs: one line each, the others read, exit 1; -r takes PDFs")
+    func badPDFs() async throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let files: [(String, Data)] = [
+            ("a-encrypted.pdf", ImageFixtures.pdf(pages: ["secret"], encrypted: true)),
+            ("b-empty.pdf", ImageFixtures.pdf(pages: [])),
+            ("c-text.pdf", Data("not a pdf at all\n".utf8)),
+            ("d-good.pdf", ImageFixtures.pdf(pages: ["Hello from a PDF"])),
+        ]
+        for (name, data) in files { try data.write(to: dir.appendingPathComponent(name)) }
+        let r = try await CLI.run(["-r", dir.path, "--format", "jsonl"])
+        #expect(r.status == 1)
+        let lines = r.stderrLines.filter { !$0.contains(" done, ") }
+        #expect(lines.count == 3, "\(r.stderr)")
+        #expect(lines[0].contains("a-encrypted.pdf: is an encrypted PDF and needs a password; decrypt it first"))
+        #expect(lines[1].contains("b-empty.pdf: is a PDF with no pages"))
+        #expect(lines[2].contains("c-text.pdf: is not an image or PDF scantext can read"))
+        #expect(r.stdout.contains("Hello from a PDF"))
+    }
+}

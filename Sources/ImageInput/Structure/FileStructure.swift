@@ -37,7 +37,7 @@ struct FileStructure: Equatable {
             case .png: return PNGStructure.check(b)
             case .webp: return WebPStructure.check(b)
             case .pnm: return PNMStructure.check(b)
-            case .jpeg, .bmp, .jp2: return .sound
+            case .jpeg, .bmp, .jp2, .pdf: return .sound
             }
         }
     }

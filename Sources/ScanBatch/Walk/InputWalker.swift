@@ -103,7 +103,7 @@ public struct InputWalker: IteratorProtocol {
     /// Extensions taken from directories, lower-cased: every type Leptonica decodes here.
     public static let imageExtensions: Set<String> = [
         "png", "jpg", "jpeg", "jpe", "jfif", "tif", "tiff", "webp", "bmp", "dib",
-        "pnm", "pbm", "pgm", "ppm", "pam", "gif",
+        "pnm", "pbm", "pgm", "ppm", "pam", "gif", "pdf",
     ]
 
     private struct Frame {

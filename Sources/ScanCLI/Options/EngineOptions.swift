@@ -34,6 +34,7 @@ struct EngineOptions: ParsableArguments {
             engine: EngineConfiguration(languages: lang, tessdataDirectory: tessdata, pageSegmentationMode: psm),
             crop: crop, dpi: dpi, pageTimeout: pageTimeout, limits: workers.limits)
         if let jobs = workers.jobs { options.jobs = jobs }
+        options.pdfResolution = workers.pdfDpi
         return options
     }
 }
@@ -49,10 +50,14 @@ struct WorkerOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Refuse inputs of more pages than this (a small file can hold thousands of tiny pages).", valueName: "n"))
     var maxPages: Int = 10_000
 
+    @Option(help: ArgumentHelp("Render PDF pages at this many dots per inch.", valueName: "dpi"))
+    var pdfDpi: Int = ImageSource.defaultPDFResolution
+
     func validate() throws {
         if let jobs, !(1...256).contains(jobs) { throw ValidationError("--jobs must be 1 to 256, got \(jobs)") }
         if !(1...100_000).contains(maxMegapixels) { throw ValidationError("--max-megapixels must be 1 to 100000") }
         if !(1...10_000_000).contains(maxPages) { throw ValidationError("--max-pages must be 1 to 10000000") }
+        if !(36...1200).contains(pdfDpi) { throw ValidationError("--pdf-dpi must be 36 to 1200, got \(pdfDpi)") }
     }
 
     var limits: DecodeLimits {
@@ -61,6 +66,7 @@ struct WorkerOptions: ParsableArguments {
 
     func outliner(crop: CropMode, flattens: Bool) -> PageOutliner {
         var options = PageOutliner.Options(crop: crop, limits: limits, flattens: flattens)
+        options.pdfResolution = pdfDpi
         if let jobs { options.jobs = jobs }
         return PageOutliner(options: options)
     }

@@ -11,6 +11,22 @@ public enum PageStep: Sendable, Equatable, Codable {
     case perspective(quad: Quad, homography: Homography, width: Int, height: Int, detected: Bool)
     /// A same-size pixel filter, by name (e.g. `illumination`); it moves no pixel.
     case filtered(String)
+    /// Rendered from a vector page (a PDF's) of this size in points at `dpi`: source pixels are
+    /// the rendering's, at `dpi / 72` pixels a point.
+    case rendered(PageRendering)
+}
+
+/// A vector page's size and the resolution it was rendered at.
+public struct PageRendering: Sendable, Equatable, Codable {
+    public var widthPoints: Double
+    public var heightPoints: Double
+    public var dpi: Int
+
+    public init(widthPoints: Double, heightPoints: Double, dpi: Int) {
+        self.widthPoints = widthPoints
+        self.heightPoints = heightPoints
+        self.dpi = dpi
+    }
 }
 
 /// One page of a scan: where it came from, its pixels now, and what was done to them.
@@ -27,13 +43,21 @@ public struct ScanPage: Sendable {
 
     /// `exifOrientation` is the EXIF orientation the decoder already applied to `image`
     /// (1: none).
-    public init(source: String, index: Int, image: PixelBuffer, resolution: Int?, exifOrientation: Int = 1) {
+    public init(source: String, index: Int, image: PixelBuffer, resolution: Int?, exifOrientation: Int = 1,
+                rendering: PageRendering? = nil) {
         self.source = source
         self.index = index
         self.image = image
         self.resolution = resolution
         self.steps = [.decoded(width: image.width, height: image.height, resolution: resolution)]
+        if let rendering { steps.append(.rendered(rendering)) }
         if exifOrientation != 1 { steps.append(.oriented(exif: exifOrientation)) }
+    }
+
+    /// The vector page this page was rendered from, when it was.
+    public var rendering: PageRendering? {
+        for step in steps { if case .rendered(let r) = step { return r } }
+        return nil
     }
 
     /// 1-based page number, as users count.

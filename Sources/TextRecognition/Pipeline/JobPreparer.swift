@@ -49,6 +49,7 @@ struct JobPreparer {
         result.timings.decode = clock.lap()
         result.width = page.image.width
         result.height = page.image.height
+        result.rendering = page.rendering
 
         let outline = preparer.outline(of: page)
         result.detectionConfidence = outline.confidence

@@ -59,18 +59,20 @@ final class PageFeeder: Sendable {
 
     private let state: Mutex<State>
     private let limits: DecodeLimits
+    private let pdfResolution: Int
     private let task: RecognitionTask
 
-    init(inputs: sending AnyIterator<RecognitionInput>, limits: DecodeLimits, task: RecognitionTask) {
+    init(inputs: sending AnyIterator<RecognitionInput>, limits: DecodeLimits, pdfResolution: Int, task: RecognitionTask) {
         state = Mutex(State(inputs: inputs))
         self.limits = limits
+        self.pdfResolution = pdfResolution
         self.task = task
     }
 
     /// The next page in input order, opening the next input when the current one is used up;
     /// nil at the end or once the task is cancelled.
     func next() -> PageJob? {
-        let limits = self.limits
+        let limits = self.limits, pdfResolution = self.pdfResolution
         return state.withLock { s -> PageJob? in
             while !task.isCancelled {
                 if let image = s.currentImage {
@@ -103,10 +105,10 @@ final class PageFeeder: Sendable {
                     switch input {
                     case .file(let path):
                         s.currentSource = path
-                        s.currentImage = try ImageSource.open(path: path, limits: limits)
+                        s.currentImage = try ImageSource.open(path: path, limits: limits, pdfResolution: pdfResolution)
                     case .standardInput:
                         s.currentSource = "-"
-                        s.currentImage = try ImageSource.standardInput(limits: limits)
+                        s.currentImage = try ImageSource.standardInput(limits: limits, pdfResolution: pdfResolution)
                     case .source(let image):
                         s.currentSource = image.name
                         s.currentImage = image

@@ -14,6 +14,8 @@ public final class PageOutliner: Sendable {
         public var limits: DecodeLimits
         /// Warp each page flat and keep its pixels on the result (`correctedImage`).
         public var flattens: Bool
+        /// Dots per inch PDF pages are rendered at.
+        public var pdfResolution = ImageSource.defaultPDFResolution
 
         public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, crop: CropMode = .auto,
                     limits: DecodeLimits = .default, flattens: Bool = false) {
@@ -41,7 +43,8 @@ public final class PageOutliner: Sendable {
     ) -> RecognitionTask {
         let options = self.options
         let run = PipelineRun(
-            inputs: AnyIterator(inputs.makeIterator()), jobs: options.jobs, limits: options.limits, label: "outliner",
+            inputs: AnyIterator(inputs.makeIterator()), jobs: options.jobs, limits: options.limits,
+            pdfResolution: options.pdfResolution, label: "outliner",
             onPage: onPage)
         for _ in 0..<options.jobs {
             workQueue.async(group: run.workers) {

@@ -16,11 +16,11 @@ final class PipelineRun: Sendable {
     /// Pages a worker may hold beyond the oldest one not yet delivered.
     static let pagesInFlightPerWorker = 2
 
-    init(inputs: sending AnyIterator<RecognitionInput>, jobs: Int, limits: DecodeLimits, label: String,
+    init(inputs: sending AnyIterator<RecognitionInput>, jobs: Int, limits: DecodeLimits, pdfResolution: Int, label: String,
          onPage: @escaping @Sendable (RecognizedPage) -> Void) {
         let window = DispatchSemaphore(value: jobs * Self.pagesInFlightPerWorker)
         self.window = window
-        feeder = PageFeeder(inputs: inputs, limits: limits, task: task)
+        feeder = PageFeeder(inputs: inputs, limits: limits, pdfResolution: pdfResolution, task: task)
         delivery = DispatchQueue(label: "scantext.\(label).delivery", qos: .userInitiated)
         emitter = InOrderEmitter(queue: delivery) { page in
             onPage(page)

@@ -20,6 +20,8 @@ public struct RecognitionOptions: Sendable {
     /// Seconds one page may spend in Tesseract before it becomes an error result.
     public var pageTimeout: Double?
     public var limits: DecodeLimits
+    /// Dots per inch PDF pages are rendered at.
+    public var pdfResolution = ImageSource.defaultPDFResolution
     /// Tesseract renderings to keep on each result.
     public var renderings: Set<TesseractRendering> = []
     /// Keep each page's pixels, as recognised, on its result (to save corrected pages).

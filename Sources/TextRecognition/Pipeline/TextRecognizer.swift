@@ -44,7 +44,8 @@ public final class TextRecognizer: Sendable {
     ) -> RecognitionTask {
         let options = self.options, hooks = self.hooks
         let run = PipelineRun(
-            inputs: AnyIterator(inputs.makeIterator()), jobs: options.jobs, limits: options.limits, label: "recognizer",
+            inputs: AnyIterator(inputs.makeIterator()), jobs: options.jobs, limits: options.limits,
+            pdfResolution: options.pdfResolution, label: "recognizer",
             onPage: onPage)
         let scheduler = Scheduler(workers: options.jobs, run: run, alwaysPrepareAhead: hooks.alwaysPrepareAhead)
         for id in 0..<options.jobs {

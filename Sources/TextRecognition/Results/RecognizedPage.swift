@@ -101,6 +101,8 @@ public struct RecognizedPage: Sendable {
     public var correctedImage: PixelBuffer?
     /// The steps applied to the page since decoding.
     public var steps: [PageStep] = []
+    /// For a PDF page: its size in points and the resolution it was rendered at.
+    public var rendering: PageRendering?
     public var timings = StageTimings()
     /// Nil on success; otherwise `text` is empty and this says why.
     public var error: RecognitionError?

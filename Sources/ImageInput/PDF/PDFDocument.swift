@@ -1,0 +1,88 @@
+import CPoppler
+import Foundation
+import ScanCore
+import Synchronization
+
+/// The owner of one `PopplerDocument`, unreferenced in `deinit`. Poppler documents are not
+/// thread-safe, so every use goes through one lock; pages render one at a time per document,
+/// while recognition of rendered pages stays parallel.
+final class PDFDocument: Sendable {
+    // Safe: the pointer is only used inside `lock.withLock`, and released in deinit, when no
+    // other reference remains.
+    private nonisolated(unsafe) let document: OpaquePointer
+    private let lock = Mutex(())
+    /// The bytes Poppler reads from without copying; kept alive as long as the document.
+    private let bytes: Data
+    let pageCount: Int
+
+    enum Failure: Error {
+        case encrypted
+        case damaged(String)
+    }
+
+    init(_ data: Data) throws(Failure) {
+        bytes = data
+        var error: UnsafeMutablePointer<GError>?
+        let document = data.withUnsafeBytes { raw -> OpaquePointer? in
+            let gbytes = g_bytes_new_static(raw.baseAddress, gsize(raw.count))
+            defer { g_bytes_unref(gbytes) }
+            return poppler_document_new_from_bytes(gbytes, nil, &error)
+        }
+        guard let document else {
+            defer { if error != nil { g_error_free(error) } }
+            if let error, error.pointee.domain == poppler_error_quark(), error.pointee.code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue) {
+                throw .encrypted
+            }
+            throw .damaged(error.map { String(cString: $0.pointee.message) } ?? "Poppler could not open it")
+        }
+        self.document = document
+        pageCount = Int(poppler_document_get_n_pages(document))
+    }
+
+    deinit { g_object_unref(UnsafeMutableRawPointer(document)) }
+
+    /// Page `index`'s size in points.
+    func size(of index: Int) -> (width: Double, height: Double)? {
+        lock.withLock { _ in
+            guard let page = poppler_document_get_page(document, Int32(index)) else { return nil }
+            defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+            var w = 0.0, h = 0.0
+            poppler_page_get_size(page, &w, &h)
+            return (w, h)
+        }
+    }
+
+    /// Page `index` rendered on white at `dpi`, as RGB; nil when Poppler cannot.
+    func render(_ index: Int, dpi: Int, width: Int, height: Int) -> PixelBuffer? {
+        lock.withLock { _ -> PixelBuffer? in
+            guard let page = poppler_document_get_page(document, Int32(index)) else { return nil }
+            defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+            guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)) else { return nil }
+            defer { cairo_surface_destroy(surface) }
+            guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface) else { return nil }
+            cairo_set_source_rgb(cr, 1, 1, 1)
+            cairo_paint(cr)
+            cairo_scale(cr, Double(dpi) / 72, Double(dpi) / 72)
+            poppler_page_render_for_printing(page, cr)
+            cairo_destroy(cr)
+            cairo_surface_flush(surface)
+            guard let data = cairo_image_surface_get_data(surface) else { return nil }
+            let stride = Int(cairo_image_surface_get_stride(surface))
+            // RGB24 is one 32-bit word per pixel, 0xXXRRGGBB in native order.
+            let rgb = [UInt8](unsafeUninitializedCapacity: width * height * 3) { out, initialized in
+                for y in 0..<height {
+                    let row = UnsafeRawPointer(data + y * stride)
+                    for x in 0..<width {
+                        let word = row.load(fromByteOffset: x * 4, as: UInt32.self)
+                        let o = (y * width + x) * 3
+                        out[o] = UInt8(truncatingIfNeeded: word >> 16)
+                        out[o + 1] = UInt8(truncatingIfNeeded: word >> 8)
+                        out[o + 2] = UInt8(truncatingIfNeeded: word)
+                    }
+                }
+                initialized = width * height * 3
+            }
+            return try? PixelBuffer(width: width, height: height, format: .rgb, pixels: rgb)
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import ScanCore
+
+extension ImageSource {
+    /// Whether `data` is a PDF: `%PDF-` within its first kilobyte, as readers accept it.
+    static func isPDF(_ data: Data) -> Bool {
+        data.prefix(1024).withUnsafeBytes { raw in
+            let b = raw.bindMemory(to: UInt8.self)
+            let magic = Array("%PDF-".utf8)
+            guard b.count >= magic.count else { return false }
+            return (0...(b.count - magic.count)).contains { at in magic.indices.allSatisfy { b[at + $0] == magic[$0] } }
+        }
+    }
+
+    /// Whether the last kilobyte holds `%%EOF` (writers may pad after it).
+    static func pdfEndsWhole(_ data: Data) -> Bool {
+        let tail = Array(data.suffix(1024)), marker = Array("%%EOF".utf8)
+        guard tail.count >= marker.count else { return false }
+        return (0...(tail.count - marker.count)).contains { at in marker.indices.allSatisfy { tail[at + $0] == marker[$0] } }
+    }
+
+    /// Renders page `index` at `pdfResolution`, refusing a page over the pixel limit first.
+    func renderPDFPage(_ pdf: PDFDocument, index: Int, limits: DecodeLimits, luminanceOnly: Bool) throws(InputError) -> ScanPage {
+        guard let (w, h) = pdf.size(of: index), w.isFinite, h.isFinite, w > 0, h > 0 else {
+            throw InputError(.corrupt, source: name, "has no readable page \(index + 1)", remedy: "re-export it")
+        }
+        let scale = Double(pdfResolution) / 72
+        let (width, height) = (w * scale, h * scale)
+        guard width < 1e9, height < 1e9 else {
+            throw InputError(.tooLarge, source: name, "has a page of \(w)×\(h) points, far over any size", remedy: "re-export it")
+        }
+        let (pw, ph) = (max(1, Int(width.rounded())), max(1, Int(height.rounded())))
+        try Self.checkSize(width: pw, height: ph, name: name, limits: limits)
+        guard let rgb = pdf.render(index, dpi: pdfResolution, width: pw, height: ph) else {
+            throw InputError(.corrupt, source: name, "page \(index + 1) could not be rendered", remedy: "re-export it")
+        }
+        return ScanPage(
+            source: name, index: index, image: luminanceOnly ? rgb.grayscale() : rgb, resolution: pdfResolution,
+            rendering: PageRendering(widthPoints: w, heightPoints: h, dpi: pdfResolution))
+    }
+}

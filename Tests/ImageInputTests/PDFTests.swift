@@ -1,0 +1,57 @@
+import Foundation
+@testable import ImageInput
+import ScanCore
+import ScanTestSupport
+import Testing
+
+@Suite struct PDFTests {
+    @Test("a PDF is a multi-page source: each page rendered on demand at the resolution asked for")
+    func pages() throws {
+        let source = try ImageSource(name: "doc.pdf", data: ImageFixtures.pdf(pages: ["First page", "Second page"]))
+        #expect(source.format == .pdf && source.pageCount == 2 && source.damage == nil)
+        let page = try source.page(1, luminanceOnly: true)
+        #expect(page.image.width == 2550 && page.image.height == 3300 && page.image.format == .gray)
+        #expect(page.resolution == 300)
+        #expect(page.rendering == PageRendering(widthPoints: 612, heightPoints: 792, dpi: 300))
+        // Ink where the text is, white paper elsewhere.
+        #expect(page.image.pixels.min() ?? 255 < 100 && page.image.pixels[0] == 255)
+        let low = try ImageSource(name: "doc.pdf", data: ImageFixtures.pdf(pages: ["x"]), pdfResolution: 72).page(0)
+        #expect(low.image.width == 612 && low.image.height == 792 && low.image.format == .rgb)
+    }
+
+    @Test("bad PDFs are refused with one line that says what is wrong", arguments: [
+        ("encrypted", ImageFixtures.pdf(pages: ["secret"], encrypted: true), InputError.Code.encrypted, "encrypted PDF and needs a password"),
+        ("damaged", Data("%PDF-1.4\n1 0 obj\n<< garbage\n%%EOF\n".utf8), .corrupt, "damaged PDF"),
+        ("no pages", ImageFixtures.pdf(pages: []), .corrupt, "no pages"),
+    ])
+    func badPDFs(_ label: String, _ data: Data, _ code: InputError.Code, _ fragment: String) {
+        #expect { try ImageSource(name: "\(label).pdf", data: data) } throws: { error in
+            let e = error as? InputError
+            return e?.code == code && e?.problem.contains(fragment) == true && e?.message.hasPrefix("\(label).pdf: ") == true
+        }
+    }
+
+    @Test("a PDF cut short: its pages are read when Poppler can, and it is reported as truncated either way")
+    func truncated() throws {
+        let data = ImageFixtures.pdf(pages: ["One", "Two", "Three"])
+        let source = try ImageSource(name: "cut.pdf", data: data.prefix(data.count - 6))  // "%%EOF\n"
+        #expect(source.damage?.problem == "is truncated: the PDF ends before its %%EOF marker")
+        #expect(source.pageCount == 3)
+        #expect { try ImageSource(name: "cut.pdf", data: data.prefix(data.count / 2)) } throws: {
+            ($0 as? InputError)?.problem.hasPrefix("is truncated") == true
+        }
+    }
+
+    @Test("a page too large to render is refused by its size, before any pixel is made")
+    func hugePage() throws {
+        let source = try ImageSource(name: "poster.pdf", data: ImageFixtures.pdf(pages: ["big"], mediaBox: (14400, 14400)))
+        #expect { try source.page(0) } throws: { ($0 as? InputError)?.code == .tooLarge }
+    }
+
+    @Test("a file named .pdf that is not one is not taken for one")
+    func notAPDF() {
+        #expect { try ImageSource(name: "x.pdf", data: Data("just text, no PDF here\n".utf8)) } throws: {
+            ($0 as? InputError)?.code == .notAnImage
+        }
+    }
+}
