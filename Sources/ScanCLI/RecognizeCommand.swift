@@ -14,7 +14,8 @@ struct RecognizeCommand: ParsableCommand {
     )
 
     static let discussion = """
-            Reads PNG, JPEG, TIFF (every page), WebP, BMP, PNM and GIF images, or one image from \
+            Reads PNG, JPEG, TIFF (every page), WebP, BMP, PNM and GIF images and PDFs (every page, \
+            rendered at --pdf-dpi), or one such file from \
             standard input ('-'). Finds the page in photos and flattens it before recognition; flat \
             scans pass through untouched. Text goes to stdout, pages separated by a form feed; \
             errors and progress go to stderr.
@@ -23,6 +24,7 @@ struct RecognizeCommand: ParsableCommand {
               scantext page.png                  print the text of one page
               scantext scan.tif | less           every page of a multi-page TIFF
               cat photo.jpg | scantext -         read standard input
+              scantext report.pdf                every page of a PDF
               scantext --lang eng+deu brief.jpg  two languages (tesseract-ocr-deu)
               scantext --format jsonl *.jpg      text, confidence, word boxes, corners
               scantext --crop none --psm 6 receipt.png
@@ -59,7 +61,7 @@ struct RecognizeCommand: ParsableCommand {
         valueName: "auto|none|quad"))
     var crop: CropArgument = .mode(.auto)
 
-    @Option(help: ArgumentHelp("Output: text (form feed between pages), jsonl (one object per page), tsv, hocr, or none.", valueName: "format"))
+    @Option(help: ArgumentHelp("Output: text (form feed between pages), jsonl (one object per page), tsv, hocr, alto (ALTO XML), or none.", valueName: "format"))
     var format: FormatArgument = .format(.text)
 
     @Option(help: ArgumentHelp("Write each page, as corrected, to DIR as PNG.", valueName: "dir"))

@@ -10,6 +10,8 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     case tsv
     /// Tesseract's hOCR, one XHTML document holding every page.
     case hocr
+    /// ALTO XML (v3), as libraries and archives keep it: Tesseract's page layout in one document.
+    case alto
 
     /// The file extension for batch outputs.
     public var fileExtension: String {
@@ -18,6 +20,7 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         case .jsonl: "jsonl"
         case .tsv: "tsv"
         case .hocr: "hocr"
+        case .alto: "xml"
         }
     }
 }
@@ -29,6 +32,7 @@ extension OutputFormat {
         case .text, .jsonl: []
         case .tsv: [.tsv]
         case .hocr: [.hocr]
+        case .alto: [.alto]
         }
     }
 }

@@ -5,15 +5,19 @@ import TextRecognition
 /// `header()`, then `page(_:)` for each page in order, then `footer()`.
 public struct PageRenderer: Sendable {
     public let format: OutputFormat
+    /// The input this stream holds, when it holds one (a batch output file); ALTO names it.
+    public let source: String?
     private var pagesWritten = 0
 
-    public init(format: OutputFormat) {
+    public init(format: OutputFormat, source: String? = nil) {
         self.format = format
+        self.source = source
     }
 
     public func header() -> String {
         switch format {
         case .text, .jsonl: return ""
+        case .alto: return altoHeader
         case .tsv: return "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n"
         case .hocr:
             return """
@@ -34,7 +38,42 @@ public struct PageRenderer: Sendable {
     }
 
     public func footer() -> String {
-        format == .hocr ? " </body>\n</html>\n" : ""
+        switch format {
+        case .hocr: " </body>\n</html>\n"
+        case .alto: "\t</Layout>\n</alto>\n"
+        case .text, .jsonl, .tsv: ""
+        }
+    }
+
+    /// The ALTO document's head, as the `tesseract` CLI writes it; the file name only when the
+    /// stream holds one input.
+    private var altoHeader: String {
+        let file = source.map { "\t\t<sourceImageInformation>\n\t\t\t<fileName>\(Self.xmlEscaped($0))</fileName>\n\t\t</sourceImageInformation>\n" } ?? ""
+        return """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <alto xmlns="http://www.loc.gov/standards/alto/ns-v3#" xmlns:xlink="http://www.w3.org/1999/xlink" \
+            xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" \
+            xsi:schemaLocation="http://www.loc.gov/standards/alto/ns-v3# http://www.loc.gov/alto/v3/alto-3-0.xsd">
+            \t<Description>
+            \t\t<MeasurementUnit>pixel</MeasurementUnit>
+
+            """ + file + """
+            \t\t<OCRProcessing ID="OCR_0">
+            \t\t\t<ocrProcessingStep>
+            \t\t\t\t<processingSoftware>
+            \t\t\t\t\t<softwareName>tesseract \(Tesseract.version)</softwareName>
+            \t\t\t\t</processingSoftware>
+            \t\t\t</ocrProcessingStep>
+            \t\t</OCRProcessing>
+            \t</Description>
+            \t<Layout>
+
+            """
+    }
+
+    static func xmlEscaped(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 
     /// The bytes for one page. Text pages after the first are preceded by a form feed, and a
@@ -50,6 +89,8 @@ public struct PageRenderer: Sendable {
             return page.tsv ?? ""
         case .hocr:
             return page.hocr ?? ""
+        case .alto:
+            return page.alto ?? ""
         }
     }
 

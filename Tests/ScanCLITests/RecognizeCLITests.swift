@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Subprocess
 import Synchronization
 import SystemPackage
@@ -171,6 +174,14 @@ struct RecognizeCLITests {
         let hocr = try await CLI.run(["--format", "hocr", CLI.sample("clean.png")])
         #expect(hocr.stdout.contains("class='ocr_page'"))
         #expect(hocr.stdout.hasSuffix("</html>\n"))
+        // ALTO: the tesseract CLI's document, one Page per page, well-formed XML.
+        let alto = try await CLI.run(["--format", "alto", CLI.sample("multipage.tif")])
+        #expect(alto.status == 0)
+        #expect(alto.stdout.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<alto xmlns=\"http://www.loc.gov/standards/alto/ns-v3#\""))
+        #expect(alto.stdout.components(separatedBy: "<Page ").count == 4)
+        #expect(alto.stdout.hasSuffix("\t</Layout>\n</alto>\n"))
+        let document = try XMLDocument(data: Data(alto.stdout.utf8))
+        #expect(try document.nodes(forXPath: "//*[local-name()='String']").count > 20)
     }
 
     @Test("Tesseract's OpenMP runs one thread per worker, whatever the environment says")

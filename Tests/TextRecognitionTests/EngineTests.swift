@@ -17,7 +17,7 @@ struct EngineTests {
         let engine = try TesseractEngine(EngineConfiguration())
         let page = try ImageSource.open(path: Fixtures.sample(image)).page(0)
         let output = try engine.recognize(page.image, resolution: page.resolution, deadline: nil, pageNumber: 1,
-                                          wantTSV: false, wantHOCR: false, cancel: nil)
+                                          renderings: [], cancel: nil)
         let cer = TextScore.cer(output.text, try Fixtures.groundTruth(truth))
         #expect(cer <= bound, "CER \(cer) on \(image)")
         #expect(output.confidence > 50)
@@ -33,10 +33,11 @@ struct EngineTests {
         for i in 0..<3 {
             let page = try source.page(i)
             let output = try engine.recognize(page.image, resolution: page.resolution, deadline: nil, pageNumber: i + 1,
-                                              wantTSV: true, wantHOCR: true, cancel: nil)
+                                              renderings: [.tsv, .hocr, .alto], cancel: nil)
             #expect(TextScore.cer(output.text, truths[i]) < 0.03)
             #expect(output.tsv?.contains("\t\(i + 1)\t") == true)
             #expect(output.hocr?.contains("ocr_page") == true)
+            #expect(output.alto?.contains("<Page ") == true && output.alto?.contains("ID=\"page_\(i)\"") == true)
         }
     }
 
@@ -63,7 +64,7 @@ struct EngineTests {
     func deadline() throws {
         let engine = try TesseractEngine(EngineConfiguration())
         let page = try ImageSource.open(path: Fixtures.sample("clean.png")).page(0)
-        #expect { try engine.recognize(page.image, resolution: 200, deadline: 0.001, pageNumber: 1, wantTSV: false, wantHOCR: false, cancel: nil) } throws: {
+        #expect { try engine.recognize(page.image, resolution: 200, deadline: 0.001, pageNumber: 1, renderings: [], cancel: nil) } throws: {
             ($0 as? RecognitionError)?.code == .timedOut
         }
     }
@@ -167,7 +168,7 @@ struct TesseractHookTests {
         let page = try ImageSource.open(path: Fixtures.sample("noisy.jpg")).page(0)
         func read(_ engine: TesseractEngine) throws -> EngineOutput {
             try engine.recognize(page.image, resolution: page.resolution, deadline: nil, pageNumber: 1,
-                                 wantTSV: true, wantHOCR: false, cancel: nil)
+                                 renderings: [.tsv], cancel: nil)
         }
         let before = scantext_openmp_inline_regions()
         let hooked = try read(engine)

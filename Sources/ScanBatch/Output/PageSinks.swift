@@ -86,7 +86,7 @@ public final class OutputTreeSink: PageSink {
         try current.withLock { (open: inout Open?) throws(BatchError) in
             open?.writer.abandon()
             let writer = try AtomicFileWriter(destination: destination)
-            let renderer = PageRenderer(format: format)
+            let renderer = PageRenderer(format: format, source: input.path)
             try writer.write(renderer.header())
             open = Open(writer: writer, renderer: renderer)
         }

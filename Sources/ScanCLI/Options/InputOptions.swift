@@ -19,7 +19,7 @@ struct InputOptions: ParsableArguments {
         valueName: "k/n"))
     var shard: Shard?
 
-    @Argument(help: ArgumentHelp("Image files or, with -r, directories; '-' reads standard input.", valueName: "input"))
+    @Argument(help: ArgumentHelp("Image or PDF files or, with -r, directories; '-' reads standard input.", valueName: "input"))
     var inputs: [String] = []
 
     func validate() throws {

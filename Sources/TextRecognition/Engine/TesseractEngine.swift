@@ -10,6 +10,7 @@ struct EngineOutput {
     var words: [RecognizedWord]
     var tsv: String?
     var hocr: String?
+    var alto: String?
 }
 
 /// The owner of one `TessBaseAPI` handle, ended and deleted in `deinit`.
@@ -60,18 +61,18 @@ final class TesseractEngine {
     /// estimates one from the text size). `deadline` stops recognition after that many seconds.
     func recognize(
         _ image: PixelBuffer, resolution: Int?, deadline: Double?, pageNumber: Int,
-        wantTSV: Bool, wantHOCR: Bool, cancel: CancellationFlag?
+        renderings: Set<TesseractRendering>, cancel: CancellationFlag?
     ) throws(RecognitionError) -> EngineOutput {
         try RecognitionThread.recognizing(hooks: threadHooks) { () throws(RecognitionError) -> EngineOutput in
             try recognizeOnThisThread(
-                image, resolution: resolution, deadline: deadline, pageNumber: pageNumber, wantTSV: wantTSV, wantHOCR: wantHOCR,
+                image, resolution: resolution, deadline: deadline, pageNumber: pageNumber, renderings: renderings,
                 cancel: cancel)
         }
     }
 
     private func recognizeOnThisThread(
         _ image: PixelBuffer, resolution: Int?, deadline: Double?, pageNumber: Int,
-        wantTSV: Bool, wantHOCR: Bool, cancel: CancellationFlag?
+        renderings: Set<TesseractRendering>, cancel: CancellationFlag?
     ) throws(RecognitionError) -> EngineOutput {
         defer { TessBaseAPIClear(handle) }
         image.pixels.withUnsafeBufferPointer { px in
@@ -100,9 +101,11 @@ final class TesseractEngine {
         let text = takeString(TessBaseAPIGetUTF8Text(handle)) ?? ""
         let confidence = Double(TessBaseAPIMeanTextConf(handle))
         let words = ResultIterator(TessBaseAPIGetIterator(handle))?.words() ?? []
-        let tsv = wantTSV ? takeString(TessBaseAPIGetTsvText(handle, Int32(pageNumber - 1))) : nil
-        let hocr = wantHOCR ? takeString(TessBaseAPIGetHOCRText(handle, Int32(pageNumber - 1))) : nil
-        return EngineOutput(text: text, confidence: max(confidence, 0), words: words, tsv: tsv, hocr: hocr)
+        let page = Int32(pageNumber - 1)
+        let tsv = renderings.contains(.tsv) ? takeString(TessBaseAPIGetTsvText(handle, page)) : nil
+        let hocr = renderings.contains(.hocr) ? takeString(TessBaseAPIGetHOCRText(handle, page)) : nil
+        let alto = renderings.contains(.alto) ? takeString(TessBaseAPIGetAltoText(handle, page)) : nil
+        return EngineOutput(text: text, confidence: max(confidence, 0), words: words, tsv: tsv, hocr: hocr, alto: alto)
     }
 
     static func seconds(_ s: Double) -> String {

@@ -88,6 +88,7 @@ extension RecognizedPage {
         result.words = []
         result.tsv = nil
         result.hocr = nil
+        result.alto = nil
         return result
     }
 }

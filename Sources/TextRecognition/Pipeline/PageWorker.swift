@@ -70,7 +70,7 @@ final class PageWorker {
         do throws(RecognitionError) {
             output = try engine.recognize(
                 page.image, resolution: resolution, deadline: options.pageTimeout, pageNumber: result.page,
-                wantTSV: options.renderings.contains(.tsv), wantHOCR: options.renderings.contains(.hocr), cancel: cancel)
+                renderings: options.renderings, cancel: cancel)
         } catch {
             throw error.about(prepared.name)
         }
@@ -79,6 +79,7 @@ final class PageWorker {
         result.confidence = output.confidence
         result.tsv = output.tsv
         result.hocr = output.hocr
+        result.alto = output.alto
         let toSource = page.quad == nil ? nil : try? page.sourceToCurrent.inverted()
         result.words = output.words.map { word in
             var w = word

@@ -7,6 +7,7 @@ import ScanCore
 public enum TesseractRendering: Sendable, Hashable {
     case tsv
     case hocr
+    case alto
 }
 
 /// Everything that shapes a recognition run.

@@ -97,6 +97,7 @@ public struct RecognizedPage: Sendable {
     /// Tesseract's own TSV and hOCR renderings, when asked for.
     public var tsv: String?
     public var hocr: String?
+    public var alto: String?
     /// The page as recognised, when the options keep it (for `--save-pages`).
     public var correctedImage: PixelBuffer?
     /// The steps applied to the page since decoding.
