@@ -38,7 +38,8 @@ import Testing
     @Test("each way an input can be bad has its own error", arguments: [
         (Data(), InputError.Code.empty),
         (Data("hello, this is text and not an image at all".utf8), .notAnImage),
-        (Data("%PDF-1.4 minimal".utf8), .unsupportedFormat),
+        (Data("%PDF-1.4 minimal".utf8), .corrupt),
+        (ImageFixtures.pdf(pages: ["locked"], encrypted: true), .encrypted),
     ])
     func badData(_ data: Data, _ code: InputError.Code) {
         #expect { try ImageSource(name: "x.png", data: data) } throws: { ($0 as? InputError)?.code == code }
