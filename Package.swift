@@ -59,6 +59,7 @@ let package = Package(
         .systemLibrary(name: "CTesseract"),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
+        .systemLibrary(name: "CQPDF", pkgConfig: "libqpdf", providers: [.apt(["libqpdf-dev"])]),
         // Linked by the executable only (see the header): it replaces library functions
         // process-wide, which no library product may do to the program that uses it.
         .target(
@@ -81,7 +82,7 @@ let package = Package(
         .target(
             name: "TextRecognition", dependencies: ["CTesseract", "ImageInput", "PagePreparation", "ScanCore"],
             swiftSettings: staticRuntimeCompile),
-        .target(name: "ScanOutput", dependencies: ["TextRecognition", "ScanCore"], swiftSettings: staticRuntimeCompile),
+        .target(name: "ScanOutput", dependencies: ["TextRecognition", "ScanCore", "CQPDF"], swiftSettings: staticRuntimeCompile),
         .target(
             name: "ScanBatch",
             dependencies: [
@@ -115,7 +116,7 @@ let package = Package(
         .testTarget(
             name: "ScanCLITests",
             dependencies: [
-                "ScanCLI", "ScanBatch", "ImageInput", "PagePreparation", "ScanCore", "TextRecognition", "ScanTestSupport", "scantext",
+                "ScanCLI", "ScanBatch", "ImageInput", "PagePreparation", "ScanCore", "TextRecognition", "ScanTestSupport", "scantext", "CPoppler",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "Subprocess", package: "swift-subprocess"),

@@ -61,7 +61,7 @@ struct RecognizeCommand: ParsableCommand {
         valueName: "auto|none|quad"))
     var crop: CropArgument = .mode(.auto)
 
-    @Option(help: ArgumentHelp("Output: text (form feed between pages), jsonl (one object per page), tsv, hocr, alto (ALTO XML), or none.", valueName: "format"))
+    @Option(help: ArgumentHelp("Output: text (form feed between pages), jsonl (one object per page), tsv, hocr, alto (ALTO XML), pdf (searchable PDF), or none.", valueName: "format"))
     var format: FormatArgument = .format(.text)
 
     @Option(help: ArgumentHelp("Write each page, as corrected, to DIR as PNG.", valueName: "dir"))
@@ -76,6 +76,9 @@ struct RecognizeCommand: ParsableCommand {
     func validate() throws {
         if format == .none && savePages == nil {
             throw ValidationError("--format none prints nothing; add --save-pages DIR to keep the corrected pages")
+        }
+        if format == .format(.pdf) && batch.outputDir == nil && DescriptorWriter.standardOutput.isTerminal {
+            throw ValidationError("--format pdf writes a PDF file; redirect standard output (> scan.pdf) or pass --output-dir DIR")
         }
         if format == .none && batch.outputDir != nil {
             throw ValidationError("--format none writes no text; drop --output-dir, or choose a --format")

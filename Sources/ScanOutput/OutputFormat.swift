@@ -12,6 +12,8 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     case hocr
     /// ALTO XML (v3), as libraries and archives keep it: Tesseract's page layout in one document.
     case alto
+    /// A searchable PDF: each page as recognised, with its text invisible over the image.
+    case pdf
 
     /// The file extension for batch outputs.
     public var fileExtension: String {
@@ -21,6 +23,7 @@ public enum OutputFormat: String, Sendable, CaseIterable {
         case .tsv: "tsv"
         case .hocr: "hocr"
         case .alto: "xml"
+        case .pdf: "pdf"
         }
     }
 }
@@ -33,6 +36,7 @@ extension OutputFormat {
         case .tsv: [.tsv]
         case .hocr: [.hocr]
         case .alto: [.alto]
+        case .pdf: [.pdf]
         }
     }
 }

@@ -16,7 +16,7 @@ public struct PageRenderer: Sendable {
 
     public func header() -> String {
         switch format {
-        case .text, .jsonl: return ""
+        case .text, .jsonl, .pdf: return ""
         case .alto: return altoHeader
         case .tsv: return "level\tpage_num\tblock_num\tpar_num\tline_num\tword_num\tleft\ttop\twidth\theight\tconf\ttext\n"
         case .hocr:
@@ -41,7 +41,7 @@ public struct PageRenderer: Sendable {
         switch format {
         case .hocr: " </body>\n</html>\n"
         case .alto: "\t</Layout>\n</alto>\n"
-        case .text, .jsonl, .tsv: ""
+        case .text, .jsonl, .tsv, .pdf: ""
         }
     }
 
@@ -91,6 +91,9 @@ public struct PageRenderer: Sendable {
             return page.hocr ?? ""
         case .alto:
             return page.alto ?? ""
+        case .pdf:
+            // Binary: the sinks gather `page.pdf` and put the pages together (`PDFBook`).
+            return ""
         }
     }
 

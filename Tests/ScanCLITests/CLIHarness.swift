@@ -7,6 +7,8 @@ import TextRecognition
 /// Runs the built `scantext` binary and captures what it prints.
 struct CLIRun {
     var status: Int32
+    /// Standard output's bytes, for binary formats.
+    var stdoutData = Data()
     var stdout: String
     var stderr: String
     var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
@@ -49,7 +51,7 @@ enum CLI {
         case .exited(let code): code
         case .signaled(let signal): 128 + signal
         }
-        return CLIRun(status: status, stdout: String(decoding: result.standardOutput, as: UTF8.self),
+        return CLIRun(status: status, stdoutData: result.standardOutput, stdout: String(decoding: result.standardOutput, as: UTF8.self),
                       stderr: String(decoding: result.standardError, as: UTF8.self))
     }
 

@@ -1,3 +1,4 @@
+import CPoppler
 import Foundation
 import ImageInput
 import ScanCore
@@ -186,5 +187,80 @@ struct PDFCLITests {
         #expect(lines[1].contains("b-empty.pdf: is a PDF with no pages"))
         #expect(lines[2].contains("c-text.pdf: is not an image or PDF scantext can read"))
         #expect(r.stdout.contains("Hello from a PDF"))
+    }
+}
+
+@Suite(.enabled(if: CLI.hasEnglish, "English language data is not installed"))
+struct SearchablePDFTests {
+    /// Each page's text layer, as a viewer's text selection or pdftotext reads it.
+    static func textLayer(_ pdf: Data) -> [String] {
+        pdf.withUnsafeBytes { raw -> [String] in
+            let bytes = g_bytes_new(raw.baseAddress, gsize(raw.count))
+            defer { g_bytes_unref(bytes) }
+            guard let document = poppler_document_new_from_bytes(bytes, nil, nil) else { return [] }
+            defer { g_object_unref(UnsafeMutableRawPointer(document)) }
+            return (0..<poppler_document_get_n_pages(document)).map { i in
+                guard let page = poppler_document_get_page(document, i) else { return "" }
+                defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+                guard let text = poppler_page_get_text(page) else { return "" }
+                defer { g_free(text) }
+                return String(cString: text)
+            }
+        }
+    }
+
+    @Test("--format pdf: one searchable page per input page, of the page's size, its words in the text layer")
+    func pages() async throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let inputs = [CLI.sample("clean.png"), CLI.sample("multipage.tif")]
+        let text = try await CLI.run(inputs)
+        let pdf = try await CLI.run(["--format", "pdf", "-o", dir.path] + inputs)
+        #expect(text.status == 0 && pdf.status == 0, "\(pdf.stderr)")
+        let clean = try Data(contentsOf: dir.appendingPathComponent("clean.pdf"))
+        let multipage = try Data(contentsOf: dir.appendingPathComponent("multipage.pdf"))
+        let layers = Self.textLayer(clean) + Self.textLayer(multipage)
+        #expect(layers.count == 4)
+        // The words scantext recognised are the words the text layer gives back.
+        for (recognised, layer) in zip(text.stdout.components(separatedBy: "\u{0C}"), layers) {
+            let words = recognised.split(whereSeparator: \.isWhitespace).map(String.init)
+            var found = Dictionary(layer.split(whereSeparator: \.isWhitespace).map { (String($0), 1) }, uniquingKeysWith: +)
+            let recalled = words.filter { word in
+                guard let n = found[word], n > 0 else { return false }
+                found[word] = n - 1
+                return true
+            }.count
+            #expect(Double(recalled) / Double(max(1, words.count)) >= 0.98, "\(recalled) of \(words.count) words")
+        }
+        // Pages keep their size: the sample page records 200 dpi, so its 1200x900 pixels are a
+        // page of 432 x 324 points, which renders at 200 dpi as the same pixels.
+        let source = try ImageSource(name: "clean.pdf", data: clean, pdfResolution: 200)
+        let page = try source.page(0)
+        #expect(abs(page.image.width - 1200) <= 2 && abs(page.image.height - 900) <= 2, "\(page.image.width)x\(page.image.height)")
+    }
+
+    @Test("photos in, one PDF out on stdout: its pages are the flattened pages")
+    func photos() async throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let page = try ImageSource.open(path: CLI.sample("clean.png")).page(0).image
+        let corners = Quad(topLeft: Point(260, 140), topRight: Point(1500, 190), bottomRight: Point(1460, 1130), bottomLeft: Point(220, 1080))
+        let photo = try SyntheticPhoto.make(page: page, corners: corners, width: 1800, height: 1300, background: .dark)
+        let path = dir.appendingPathComponent("photo.png")
+        try #require(PNGEncoder.encode(photo)).write(to: path)
+        let flat = dir.appendingPathComponent("flat")
+        let saved = try await CLI.run(["--save-pages", flat.path, "--format", "none", path.path])
+        #expect(saved.status == 0)
+        let flattened = try ImageSource.open(path: flat.appendingPathComponent("photo.png").path).page(0).image
+        let r = try await CLI.run(["--format", "pdf", path.path, CLI.sample("lowres.png")])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdoutData.starts(with: Data("%PDF-".utf8)))
+        #expect(Self.textLayer(r.stdoutData).count == 2)
+        #expect(Self.textLayer(r.stdoutData).first?.contains("Annual") == true)
+        // The first page is the flattened page: its size in pixels, as Tesseract was told no
+        // resolution for a rectified photo and wrote it at 70 dpi.
+        let rendered = try ImageSource(name: "out.pdf", data: r.stdoutData, pdfResolution: 70).page(0).image
+        #expect(abs(rendered.width - flattened.width) <= 2 && abs(rendered.height - flattened.height) <= 2,
+                "\(rendered.width)x\(rendered.height) against \(flattened.width)x\(flattened.height)")
     }
 }

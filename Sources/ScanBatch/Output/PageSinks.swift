@@ -13,8 +13,9 @@ public protocol PageSink: Sendable {
     func write(_ page: RecognizedPage) throws(BatchError)
     /// The last page of the input was written. `complete` false drops the input's output.
     func end(_ input: BatchInput, complete: Bool) throws(BatchError)
-    /// After the run: an input cut short by an interruption is dropped.
-    func finish()
+    /// After the run: an input cut short by an interruption is dropped. Throws when the
+    /// output cannot be completed (a PDF that cannot be put together).
+    func finish() throws(BatchError)
     /// The reader of stdout went away; nothing more is wanted.
     var outputClosed: Bool { get }
 }
@@ -25,16 +26,32 @@ public protocol PageSink: Sendable {
 public final class StandardOutputSink: PageSink {
     private let renderer: Mutex<PageRenderer>
     private let out = DescriptorWriter.standardOutput
+    /// `--format pdf`: every page's PDF, in order, put together at the end.
+    private let pdfPages = Mutex<[Data]>([])
 
     public init(format: OutputFormat) { renderer = Mutex(PageRenderer(format: format)) }
 
     public func start() { out.write(renderer.withLock { $0.header() }) }
     public func begin(_ input: BatchInput) throws(BatchError) {}
     public func write(_ page: RecognizedPage) throws(BatchError) {
+        if let pdf = page.pdf { pdfPages.withLock { $0.append(pdf) } }
         out.write(renderer.withLock { $0.page(page) })
     }
     public func end(_ input: BatchInput, complete: Bool) throws(BatchError) {}
-    public func finish() { out.write(renderer.withLock { $0.footer() }) }
+    public func finish() throws(BatchError) {
+        if renderer.withLock({ $0.format }) == .pdf {
+            let pages = pdfPages.withLock { $0 }
+            guard !pages.isEmpty else { return }
+            do throws(PDFBook.Failure) {
+                var bytes = [UInt8](try PDFBook.merge(pages))
+                out.write(bytes: &bytes)
+            } catch {
+                throw BatchError("the searchable PDF could not be put together (\(error)); no PDF was written")
+            }
+            return
+        }
+        out.write(renderer.withLock { $0.footer() })
+    }
     public var outputClosed: Bool { out.isBroken }
 }
 
@@ -45,7 +62,7 @@ public struct DiscardingSink: PageSink {
     public func begin(_ input: BatchInput) throws(BatchError) {}
     public func write(_ page: RecognizedPage) throws(BatchError) {}
     public func end(_ input: BatchInput, complete: Bool) throws(BatchError) {}
-    public func finish() {}
+    public func finish() throws(BatchError) {}
     public var outputClosed: Bool { false }
 }
 
@@ -59,6 +76,8 @@ public final class OutputTreeSink: PageSink {
     private struct Open {
         var writer: AtomicFileWriter
         var renderer: PageRenderer
+        /// `--format pdf`: the input's pages, put together when it ends.
+        var pdfPages: [Data] = []
     }
     private let current = Mutex<Open?>(nil)
     private let lastDirectory = Mutex<String?>(nil)
@@ -96,6 +115,7 @@ public final class OutputTreeSink: PageSink {
         try current.withLock { (open: inout Open?) throws(BatchError) in
             guard var o = open else { return }
             let text = o.renderer.page(page)
+            if let pdf = page.pdf { o.pdfPages.append(pdf) }
             open = o
             try o.writer.write(text)
         }
@@ -109,12 +129,22 @@ public final class OutputTreeSink: PageSink {
                 o.writer.abandon()
                 return
             }
+            if o.renderer.format == .pdf {
+                var bytes: [UInt8]
+                do throws(PDFBook.Failure) {
+                    bytes = [UInt8](try PDFBook.merge(o.pdfPages))
+                } catch {
+                    o.writer.abandon()
+                    throw BatchError("\(input.path): its searchable PDF could not be put together (\(error))")
+                }
+                try o.writer.write(bytes: &bytes)
+            }
             try o.writer.write(o.renderer.footer())
             try o.writer.commit()
         }
     }
 
-    public func finish() {
+    public func finish() throws(BatchError) {
         current.withLock { o in
             o?.writer.abandon()
             o = nil

@@ -101,7 +101,12 @@ public final class RunSession: Sendable, BatchPlanObserver {
         finished.wait()
         ticker?.cancel()
 
-        sink.finish()
+        do throws(BatchError) {
+            try sink.finish()
+        } catch {
+            Diagnostics.error(error.message)
+            counts.withLock { $0.failedEntries += 1 }
+        }
         counts.withLock { c in
             if delivery.withLock({ $0.open }) { c.unfinished += 1 }
             c.current = nil

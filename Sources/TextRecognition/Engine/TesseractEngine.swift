@@ -11,6 +11,8 @@ struct EngineOutput {
     var tsv: String?
     var hocr: String?
     var alto: String?
+    /// The page as a one-page searchable PDF: the image, and the text invisible over it.
+    var pdf: Data?
 }
 
 /// The owner of one `TessBaseAPI` handle, ended and deleted in `deinit`.
@@ -105,7 +107,26 @@ final class TesseractEngine {
         let tsv = renderings.contains(.tsv) ? takeString(TessBaseAPIGetTsvText(handle, page)) : nil
         let hocr = renderings.contains(.hocr) ? takeString(TessBaseAPIGetHOCRText(handle, page)) : nil
         let alto = renderings.contains(.alto) ? takeString(TessBaseAPIGetAltoText(handle, page)) : nil
-        return EngineOutput(text: text, confidence: max(confidence, 0), words: words, tsv: tsv, hocr: hocr, alto: alto)
+        let pdf = renderings.contains(.pdf) ? try searchablePDF() : nil
+        return EngineOutput(text: text, confidence: max(confidence, 0), words: words, tsv: tsv, hocr: hocr, alto: alto, pdf: pdf)
+    }
+
+    /// The recognised page through Tesseract's own PDF renderer, which writes a file: one
+    /// document of one page, in a private temporary directory, read back and removed.
+    private func searchablePDF() throws(RecognitionError) -> Data {
+        let failed = RecognitionError(.engineFailed, source: nil, "Tesseract could not write the page as PDF",
+                                      remedy: "check free space in the temporary directory, and that pdf.ttf is in the tessdata directory")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scantext-pdf-\(UUID().uuidString)")
+        guard (try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)) != nil else { throw failed }
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let base = directory.appendingPathComponent("page").path
+        guard let renderer = TessPDFRendererCreate(base, configuration.resolvedTessdataDirectory, 0) else { throw failed }
+        defer { TessDeleteResultRenderer(renderer) }
+        guard TessResultRendererBeginDocument(renderer, "") != 0, TessResultRendererAddImage(renderer, handle) != 0,
+              TessResultRendererEndDocument(renderer) != 0,
+              let data = FileManager.default.contents(atPath: base + ".pdf")
+        else { throw failed }
+        return data
     }
 
     static func seconds(_ s: Double) -> String {

@@ -89,6 +89,7 @@ extension RecognizedPage {
         result.tsv = nil
         result.hocr = nil
         result.alto = nil
+        result.pdf = nil
         return result
     }
 }

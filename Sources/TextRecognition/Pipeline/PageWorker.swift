@@ -80,6 +80,7 @@ final class PageWorker {
         result.tsv = output.tsv
         result.hocr = output.hocr
         result.alto = output.alto
+        result.pdf = output.pdf
         let toSource = page.quad == nil ? nil : try? page.sourceToCurrent.inverted()
         result.words = output.words.map { word in
             var w = word

@@ -8,6 +8,8 @@ public enum TesseractRendering: Sendable, Hashable {
     case tsv
     case hocr
     case alto
+    /// A one-page searchable PDF of the page as recognised.
+    case pdf
 }
 
 /// Everything that shapes a recognition run.

@@ -1,3 +1,4 @@
+import Foundation
 import ScanCore
 
 /// An axis-aligned box in pixels: left, top, width, height.
@@ -98,6 +99,8 @@ public struct RecognizedPage: Sendable {
     public var tsv: String?
     public var hocr: String?
     public var alto: String?
+    /// The page as a one-page searchable PDF, when asked for (`--format pdf`).
+    public var pdf: Data?
     /// The page as recognised, when the options keep it (for `--save-pages`).
     public var correctedImage: PixelBuffer?
     /// The steps applied to the page since decoding.
