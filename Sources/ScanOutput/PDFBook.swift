@@ -10,35 +10,92 @@ public enum PDFBook {
 
     /// One PDF holding every page of `pages`, in order.
     public static func merge(_ pages: [Data]) throws(Failure) -> Data {
+        let builder = try Builder()
+        for page in pages { try builder.add(page) }
+        let file = try builder.finish()
+        guard let data = FileManager.default.contents(atPath: file) else { throw Failure(description: "could not read the PDF back") }
+        return data
+    }
+
+    /// Puts files of PDFs together into `output`, every page in order.
+    static func merge(files: [String], into output: String) throws(Failure) {
         let book = try QPDF()
         guard qpdf_empty_pdf(book.handle) == QPDF_SUCCESS else { throw book.failure("could not start a PDF") }
         // Each source must outlive the write: qpdf reads copied streams from it then.
         var sources: [QPDF] = []
-        for page in pages {
-            let source = try QPDF(reading: page)
+        for file in files {
+            let source = try QPDF(reading: file)
             for i in 0..<max(0, Int(qpdf_get_num_pages(source.handle))) {
-                let oh = qpdf_get_page_n(source.handle, i)
-                guard qpdf_add_page(book.handle, source.handle, oh, QPDF_FALSE) == QPDF_SUCCESS else {
+                guard qpdf_add_page(book.handle, source.handle, qpdf_get_page_n(source.handle, i), QPDF_FALSE) == QPDF_SUCCESS else {
                     throw book.failure("could not add a page")
                 }
             }
             sources.append(source)
         }
-        guard qpdf_init_write_memory(book.handle) == QPDF_SUCCESS else { throw book.failure("could not write") }
+        guard qpdf_init_write(book.handle, output) == QPDF_SUCCESS else { throw book.failure("could not write") }
         qpdf_set_object_stream_mode(book.handle, qpdf_o_generate)
-        guard qpdf_write(book.handle) == QPDF_SUCCESS, let buffer = qpdf_get_buffer(book.handle) else {
-            throw book.failure("could not write")
-        }
-        let data = Data(bytes: buffer, count: Int(qpdf_get_buffer_length(book.handle)))
+        guard qpdf_write(book.handle) == QPDF_SUCCESS else { throw book.failure("could not write") }
         withExtendedLifetime(sources) {}
-        return data
+    }
+
+    /// Gathers a PDF's pages on disk as they come, so memory does not grow with the page
+    /// count, and puts them together at the end. Pages are merged in chunks of
+    /// `pagesPerChunk` as they arrive, so no merge holds more files open than that.
+    public final class Builder {
+        private let directory: String
+        private var pages: [String] = []
+        private var chunks: [String] = []
+        private var written = 0
+        static let pagesPerChunk = 100
+
+        public init() throws(Failure) {
+            var template = Array((NSTemporaryDirectory() + "scantext-pdf-XXXXXX").utf8CString)
+            guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+                throw Failure(description: "could not make a temporary directory")
+            }
+            directory = String(cString: made)
+        }
+
+        deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+        /// Adds the pages of a PDF (a recognised page's) after those already added.
+        public func add(_ pdf: Data) throws(Failure) {
+            let file = next("page")
+            guard FileManager.default.createFile(atPath: file, contents: pdf) else {
+                throw Failure(description: "could not write a page to \(directory)")
+            }
+            pages.append(file)
+            if pages.count == Self.pagesPerChunk { try flush() }
+        }
+
+        /// The whole document, as a file inside this builder's directory (gone with it).
+        public func finish() throws(Failure) -> String {
+            try flush()
+            if chunks.count == 1 { return chunks[0] }
+            let output = next("book")
+            try PDFBook.merge(files: chunks, into: output)
+            return output
+        }
+
+        private func flush() throws(Failure) {
+            guard !pages.isEmpty else { return }
+            let chunk = next("chunk")
+            try PDFBook.merge(files: pages, into: chunk)
+            for page in pages { unlink(page) }
+            pages = []
+            chunks.append(chunk)
+        }
+
+        private func next(_ kind: String) -> String {
+            written += 1
+            return directory + "/\(kind)-\(written).pdf"
+        }
     }
 }
 
-/// The owner of one `qpdf_data`, with the bytes it reads from, released in `deinit`.
+/// The owner of one `qpdf_data`, released in `deinit`.
 private final class QPDF {
     let handle: qpdf_data
-    private var bytes: UnsafeMutableRawBufferPointer?
 
     init() throws(PDFBook.Failure) {
         guard let handle = qpdf_init() else { throw PDFBook.Failure(description: "qpdf could not start") }
@@ -46,15 +103,10 @@ private final class QPDF {
         qpdf_silence_errors(handle)
     }
 
-    /// A PDF read from a copy of `data` that lives as long as this owner.
-    convenience init(reading data: Data) throws(PDFBook.Failure) {
+    /// A PDF read from a file, which qpdf keeps open as long as this owner.
+    convenience init(reading file: String) throws(PDFBook.Failure) {
         try self.init()
-        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 1)
-        _ = data.copyBytes(to: copy)
-        bytes = copy
-        guard qpdf_read_memory(handle, "page", copy.baseAddress?.assumingMemoryBound(to: CChar.self), UInt64(data.count), nil)
-            == QPDF_SUCCESS
-        else { throw failure("could not read a page's PDF") }
+        guard qpdf_read(handle, file, nil) == QPDF_SUCCESS else { throw failure("could not read a page's PDF") }
     }
 
     func failure(_ what: String) -> PDFBook.Failure {
@@ -68,6 +120,5 @@ private final class QPDF {
     deinit {
         var owned: qpdf_data? = handle
         qpdf_cleanup(&owned)
-        bytes?.deallocate()
     }
 }

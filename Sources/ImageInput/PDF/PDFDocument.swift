@@ -52,6 +52,29 @@ final class PDFDocument: Sendable {
         }
     }
 
+    /// The resolution of the image that covers page `index` alone (a scan or a photo put into
+    /// a PDF), in pixels per inch of the page; nil when the page is anything else.
+    func soleImageResolution(of index: Int) -> Double? {
+        lock.withLock { _ -> Double? in
+            guard let page = poppler_document_get_page(document, Int32(index)) else { return nil }
+            defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+            var w = 0.0, h = 0.0
+            poppler_page_get_size(page, &w, &h)
+            guard let mappings = poppler_page_get_image_mapping(page) else { return nil }
+            defer { poppler_page_free_image_mapping(mappings) }
+            guard g_list_length(mappings) == 1, let data = mappings.pointee.data else { return nil }
+            let mapping = data.assumingMemoryBound(to: PopplerImageMapping.self).pointee
+            let area = mapping.area
+            // The image must fill the page (within 2 %), or it is a figure on a page of text.
+            guard abs(area.x2 - area.x1) >= 0.98 * w, abs(area.y2 - area.y1) >= 0.98 * h,
+                  let image = poppler_page_get_image(page, mapping.image_id)
+            else { return nil }
+            defer { cairo_surface_destroy(image) }
+            let pixels = Double(cairo_image_surface_get_width(image))
+            return pixels > 0 ? pixels / (abs(area.x2 - area.x1) / 72) : nil
+        }
+    }
+
     /// Page `index` rendered on white at `dpi`, as RGB; nil when Poppler cannot.
     func render(_ index: Int, dpi: Int, width: Int, height: Int) -> PixelBuffer? {
         lock.withLock { _ -> PixelBuffer? in

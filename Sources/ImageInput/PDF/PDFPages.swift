@@ -19,23 +19,26 @@ extension ImageSource {
         return (0...(tail.count - marker.count)).contains { at in marker.indices.allSatisfy { tail[at + $0] == marker[$0] } }
     }
 
-    /// Renders page `index` at `pdfResolution`, refusing a page over the pixel limit first.
+    /// Renders page `index` at `pdfResolution`, refusing a page over the pixel limit first. A
+    /// page that is one image (a scan, a photo) is rendered no finer than that image: its
+    /// pixels come back as they are instead of enlarged.
     func renderPDFPage(_ pdf: PDFDocument, index: Int, limits: DecodeLimits, luminanceOnly: Bool) throws(InputError) -> ScanPage {
         guard let (w, h) = pdf.size(of: index), w.isFinite, h.isFinite, w > 0, h > 0 else {
             throw InputError(.corrupt, source: name, "has no readable page \(index + 1)", remedy: "re-export it")
         }
-        let scale = Double(pdfResolution) / 72
+        let dpi = pdf.soleImageResolution(of: index).map { min(pdfResolution, max(36, Int($0.rounded()))) } ?? pdfResolution
+        let scale = Double(dpi) / 72
         let (width, height) = (w * scale, h * scale)
         guard width < 1e9, height < 1e9 else {
             throw InputError(.tooLarge, source: name, "has a page of \(w)×\(h) points, far over any size", remedy: "re-export it")
         }
         let (pw, ph) = (max(1, Int(width.rounded())), max(1, Int(height.rounded())))
         try Self.checkSize(width: pw, height: ph, name: name, limits: limits)
-        guard let rgb = pdf.render(index, dpi: pdfResolution, width: pw, height: ph) else {
+        guard let rgb = pdf.render(index, dpi: dpi, width: pw, height: ph) else {
             throw InputError(.corrupt, source: name, "page \(index + 1) could not be rendered", remedy: "re-export it")
         }
         return ScanPage(
-            source: name, index: index, image: luminanceOnly ? rgb.grayscale() : rgb, resolution: pdfResolution,
-            rendering: PageRendering(widthPoints: w, heightPoints: h, dpi: pdfResolution))
+            source: name, index: index, image: luminanceOnly ? rgb.grayscale() : rgb, resolution: dpi,
+            rendering: PageRendering(widthPoints: w, heightPoints: h, dpi: dpi))
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import ScanOutput
 import Synchronization
+import SystemPackage
 import TextRecognition
 
 /// Where a run's pages go: stdout, or one file per input in an output tree. Calls come in page
@@ -26,27 +27,39 @@ public protocol PageSink: Sendable {
 public final class StandardOutputSink: PageSink {
     private let renderer: Mutex<PageRenderer>
     private let out = DescriptorWriter.standardOutput
-    /// `--format pdf`: every page's PDF, in order, put together at the end.
-    private let pdfPages = Mutex<[Data]>([])
+    /// `--format pdf`: every page's PDF, in order, gathered on disk and put together at the end.
+    private let book = Mutex<PDFBook.Builder?>(nil)
 
     public init(format: OutputFormat) { renderer = Mutex(PageRenderer(format: format)) }
 
     public func start() { out.write(renderer.withLock { $0.header() }) }
     public func begin(_ input: BatchInput) throws(BatchError) {}
     public func write(_ page: RecognizedPage) throws(BatchError) {
-        if let pdf = page.pdf { pdfPages.withLock { $0.append(pdf) } }
+        if let pdf = page.pdf {
+            try book.withLock { (book: inout PDFBook.Builder?) throws(BatchError) in
+                do throws(PDFBook.Failure) {
+                    if book == nil { book = try PDFBook.Builder() }
+                    try book?.add(pdf)
+                } catch {
+                    throw BatchError("the searchable PDF cannot be gathered (\(error)); check free space in the temporary directory")
+                }
+            }
+        }
         out.write(renderer.withLock { $0.page(page) })
     }
     public func end(_ input: BatchInput, complete: Bool) throws(BatchError) {}
     public func finish() throws(BatchError) {
         if renderer.withLock({ $0.format }) == .pdf {
-            let pages = pdfPages.withLock { $0 }
-            guard !pages.isEmpty else { return }
-            do throws(PDFBook.Failure) {
-                var bytes = [UInt8](try PDFBook.merge(pages))
-                out.write(bytes: &bytes)
-            } catch {
-                throw BatchError("the searchable PDF could not be put together (\(error)); no PDF was written")
+            try book.withLock { (book: inout PDFBook.Builder?) throws(BatchError) in
+                guard let builder = book else { return }
+                defer { book = nil }
+                let file: String
+                do throws(PDFBook.Failure) {
+                    file = try builder.finish()
+                } catch {
+                    throw BatchError("the searchable PDF could not be put together (\(error)); no PDF was written")
+                }
+                try streamFile(file) { bytes in out.write(bytes: &bytes) }
             }
             return
         }
@@ -77,7 +90,7 @@ public final class OutputTreeSink: PageSink {
         var writer: AtomicFileWriter
         var renderer: PageRenderer
         /// `--format pdf`: the input's pages, put together when it ends.
-        var pdfPages: [Data] = []
+        var book: PDFBook.Builder?
     }
     private let current = Mutex<Open?>(nil)
     private let lastDirectory = Mutex<String?>(nil)
@@ -115,7 +128,14 @@ public final class OutputTreeSink: PageSink {
         try current.withLock { (open: inout Open?) throws(BatchError) in
             guard var o = open else { return }
             let text = o.renderer.page(page)
-            if let pdf = page.pdf { o.pdfPages.append(pdf) }
+            if let pdf = page.pdf {
+                do throws(PDFBook.Failure) {
+                    if o.book == nil { o.book = try PDFBook.Builder() }
+                    try o.book?.add(pdf)
+                } catch {
+                    throw BatchError("\(page.source): its searchable PDF cannot be gathered (\(error)); check free space in the temporary directory")
+                }
+            }
             open = o
             try o.writer.write(text)
         }
@@ -129,15 +149,28 @@ public final class OutputTreeSink: PageSink {
                 o.writer.abandon()
                 return
             }
-            if o.renderer.format == .pdf {
-                var bytes: [UInt8]
+            if o.renderer.format == .pdf, let book = o.book {
+                let file: String
                 do throws(PDFBook.Failure) {
-                    bytes = [UInt8](try PDFBook.merge(o.pdfPages))
+                    file = try book.finish()
                 } catch {
                     o.writer.abandon()
                     throw BatchError("\(input.path): its searchable PDF could not be put together (\(error))")
                 }
-                try o.writer.write(bytes: &bytes)
+                var failure: BatchError?
+                do throws(BatchError) {
+                    try streamFile(file) { bytes in
+                        if failure == nil {
+                            do throws(BatchError) { try o.writer.write(bytes: &bytes) } catch { failure = error }
+                        }
+                    }
+                } catch {
+                    failure = error
+                }
+                if let failure {
+                    o.writer.abandon()
+                    throw failure
+                }
             }
             try o.writer.write(o.renderer.footer())
             try o.writer.commit()
@@ -152,4 +185,21 @@ public final class OutputTreeSink: PageSink {
     }
 
     public var outputClosed: Bool { false }
+}
+
+/// Hands a file's bytes to `write` a mebibyte at a time; throws when it cannot be read.
+func streamFile(_ path: String, _ write: (inout [UInt8]) -> Void) throws(BatchError) {
+    do {
+        let fd = try FileDescriptor.open(FilePath(path), .readOnly)
+        defer { try? fd.close() }
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let n = try buffer.withUnsafeMutableBytes { try fd.read(into: $0) }
+            guard n > 0 else { return }
+            var chunk = Array(buffer.prefix(n))
+            write(&chunk)
+        }
+    } catch {
+        throw BatchError("\(path): the assembled PDF could not be read back (\(error)); check the temporary directory")
+    }
 }

@@ -50,7 +50,7 @@ struct WorkerOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Refuse inputs of more pages than this (a small file can hold thousands of tiny pages).", valueName: "n"))
     var maxPages: Int = 10_000
 
-    @Option(help: ArgumentHelp("Render PDF pages at this many dots per inch.", valueName: "dpi"))
+    @Option(help: ArgumentHelp("Render PDF pages at this many dots per inch; a page that is one scanned image or photo at no more than its own resolution.", valueName: "dpi"))
     var pdfDpi: Int = ImageSource.defaultPDFResolution
 
     func validate() throws {
