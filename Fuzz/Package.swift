@@ -4,7 +4,7 @@
 // MODULE_main hands its test function to libFuzzer's driver.
 import PackageDescription
 
-let targets = ["FuzzImageDecoding", "FuzzExif", "FuzzQuadParsing", "FuzzWarp", "FuzzPageDetection"]
+let targets = ["FuzzImageDecoding", "FuzzPDF", "FuzzExif", "FuzzQuadParsing", "FuzzWarp", "FuzzPageDetection"]
 
 let package = Package(
     name: "scantext-fuzz",

@@ -195,7 +195,7 @@ public final class ImageSource: Sendable {
         // end-of-file marker says whether that was all.
         damage = Self.pdfEndsWhole(data) ? nil : InputError(
             .corrupt, source: name, "is truncated: the PDF ends before its %%EOF marker",
-            remedy: "re-copy or re-download it; the \(pages) pages found in it were read")
+            remedy: "re-copy or re-download it; " + (pages == 1 ? "the page found in it was read" : "the \(pages) pages found in it were read"))
     }
 
     static func checkSize(width: Int, height: Int, name: String, limits: DecodeLimits) throws(InputError) {

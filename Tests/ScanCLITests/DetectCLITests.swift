@@ -172,21 +172,31 @@ struct PDFCLITests {
     func badPDFs() async throws {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
+        let whole = ImageFixtures.pdf(pages: ["Read before the cut"])
         let files: [(String, Data)] = [
             ("a-encrypted.pdf", ImageFixtures.pdf(pages: ["secret"], encrypted: true)),
             ("b-empty.pdf", ImageFixtures.pdf(pages: [])),
             ("c-text.pdf", Data("not a pdf at all\n".utf8)),
             ("d-good.pdf", ImageFixtures.pdf(pages: ["Hello from a PDF"])),
+            ("e-damaged.pdf", Data("%PDF-1.4\n1 0 obj\n<< broken\n%%EOF\n".utf8)),
+            ("f-truncated.pdf", whole.prefix(whole.count - 6)),
+            ("g-huge.pdf", ImageFixtures.pdf(pages: ["big"], mediaBox: (14400, 14400))),
         ]
         for (name, data) in files { try data.write(to: dir.appendingPathComponent(name)) }
         let r = try await CLI.run(["-r", dir.path, "--format", "jsonl"])
         #expect(r.status == 1)
         let lines = r.stderrLines.filter { !$0.contains(" done, ") }
-        #expect(lines.count == 3, "\(r.stderr)")
+        #expect(lines.count == 6, "\(r.stderr)")
         #expect(lines[0].contains("a-encrypted.pdf: is an encrypted PDF and needs a password; decrypt it first"))
         #expect(lines[1].contains("b-empty.pdf: is a PDF with no pages"))
         #expect(lines[2].contains("c-text.pdf: is not an image or PDF scantext can read"))
-        #expect(r.stdout.contains("Hello from a PDF"))
+        #expect(lines[3].contains("e-damaged.pdf: is a damaged PDF"))
+        #expect(lines[4].contains("f-truncated.pdf: is truncated: the PDF ends before its %%EOF marker"))
+        #expect(lines[5].contains("g-huge.pdf: is 60000×60000 pixels, over the limit of 250 megapixels"))
+        #expect(r.stdout.contains("Hello from a PDF") && r.stdout.contains("before the cut"))
+        // A PDF on standard input is read like a file.
+        let piped = try await CLI.run(["-"], stdin: ImageFixtures.pdf(pages: ["Piped PDF page"]))
+        #expect(piped.status == 0 && piped.stdout.contains("Piped PDF page"), "\(piped.stderr)")
     }
 }
 
