@@ -82,7 +82,7 @@ let package = Package(
         .target(
             name: "TextRecognition", dependencies: ["CTesseract", "ImageInput", "PagePreparation", "ScanCore"],
             swiftSettings: staticRuntimeCompile),
-        .target(name: "ScanOutput", dependencies: ["TextRecognition", "ScanCore", "CQPDF"], swiftSettings: staticRuntimeCompile),
+        .target(name: "ScanOutput", dependencies: ["TextRecognition", "ImageInput", "ScanCore", "CQPDF"], swiftSettings: staticRuntimeCompile),
         .target(
             name: "ScanBatch",
             dependencies: [

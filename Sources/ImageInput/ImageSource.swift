@@ -21,14 +21,14 @@ public final class ImageSource: Sendable {
     public let damage: InputError?
     /// A TIFF's page sizes from its directories, to refuse a huge page before decoding it.
     private let pageSizes: [[Int]]
-    private let bytes: Data
+    let bytes: Data
 
     public enum ImageFormat: String, Sendable {
         case png, jpeg, tiff, webp, bmp, pnm, gif, jp2, pdf
     }
 
     /// The pages of a PDF, rendered on demand at `pdfResolution` dots per inch.
-    private let pdf: PDFDocument?
+    let pdf: PDFDocument?
     public let pdfResolution: Int
     public static let defaultPDFResolution = 300
 

@@ -3,9 +3,12 @@ import PagePreparation
 import ScanBatch
 import ScanCore
 import ScanOutput
+import TextRecognition
 
 // How option values are written on the command line. The types live with their stages;
 // only their parsing belongs here.
+
+extension PDFTextMode: ExpressibleByArgument {}
 
 extension Shard: ExpressibleByArgument {
     public static var defaultCompletionKind: CompletionKind { .default }

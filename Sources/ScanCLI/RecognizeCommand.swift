@@ -67,6 +67,11 @@ struct RecognizeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write each page, as corrected, to DIR as PNG.", valueName: "dir"))
     var savePages: String?
 
+    @Option(help: ArgumentHelp(
+        "PDF pages that already carry text: 'ocr' recognises them from their rendering like any page; 'use' takes their text (exact for born-digital pages) and, with --format pdf, copies them unchanged.",
+        valueName: "ocr|use"))
+    var pdfText: PDFTextMode = .recognize
+
     @OptionGroup(title: "Inputs")
     var input: InputOptions
 
@@ -118,6 +123,7 @@ struct RecognizeCommand: ParsableCommand {
             var options = engine.recognitionOptions(crop: crop.cropMode, workers: workers)
             options.renderings = outputFormat.tesseractRenderings
             options.keepsPreparedImages = savePages != nil
+            options.pdfText = pdfText
             do {
                 pipeline = try TextRecognizer(options: options)
             } catch {

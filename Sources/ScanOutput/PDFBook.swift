@@ -1,5 +1,6 @@
 import CQPDF
 import Foundation
+import ImageInput
 
 /// Puts one-page searchable PDFs together into one document, in order, through qpdf: each page
 /// is copied with the objects it uses (image, text, font) and renumbered.
@@ -17,15 +18,17 @@ public enum PDFBook {
         return data
     }
 
-    /// Puts files of PDFs together into `output`, every page in order.
-    static func merge(files: [String], into output: String) throws(Failure) {
+    /// Puts pages of PDF files together into `output`, in order: every page of a file, or the
+    /// one page an entry names.
+    static func merge(files: [(path: String, page: Int?)], into output: String) throws(Failure) {
         let book = try QPDF()
         guard qpdf_empty_pdf(book.handle) == QPDF_SUCCESS else { throw book.failure("could not start a PDF") }
         // Each source must outlive the write: qpdf reads copied streams from it then.
         var sources: [QPDF] = []
         for file in files {
-            let source = try QPDF(reading: file)
-            for i in 0..<max(0, Int(qpdf_get_num_pages(source.handle))) {
+            let source = try QPDF(reading: file.path)
+            let count = max(0, Int(qpdf_get_num_pages(source.handle)))
+            for i in file.page.map({ $0..<min($0 + 1, count) }) ?? 0..<count {
                 guard qpdf_add_page(book.handle, source.handle, qpdf_get_page_n(source.handle, i), QPDF_FALSE) == QPDF_SUCCESS else {
                     throw book.failure("could not add a page")
                 }
@@ -43,8 +46,10 @@ public enum PDFBook {
     /// `pagesPerChunk` as they arrive, so no merge holds more files open than that.
     public final class Builder {
         private let directory: String
-        private var pages: [String] = []
+        private var pages: [(path: String, page: Int?)] = []
         private var chunks: [String] = []
+        /// Source PDFs written out once, to copy their pages from, by the source's identity.
+        private var sources: [ObjectIdentifier: String] = [:]
         private var written = 0
         static let pagesPerChunk = 100
 
@@ -64,7 +69,21 @@ public enum PDFBook {
             guard FileManager.default.createFile(atPath: file, contents: pdf) else {
                 throw Failure(description: "could not write a page to \(directory)")
             }
-            pages.append(file)
+            pages.append((file, nil))
+            if pages.count == Self.pagesPerChunk { try flush() }
+        }
+
+        /// Adds page `index` of a PDF input, unchanged.
+        public func add(page index: Int, of source: ImageSource) throws(Failure) {
+            let id = ObjectIdentifier(source)
+            if sources[id] == nil {
+                let file = next("source")
+                guard let data = source.pdfData, FileManager.default.createFile(atPath: file, contents: data) else {
+                    throw Failure(description: "could not copy \(source.name) to \(directory)")
+                }
+                sources[id] = file
+            }
+            pages.append((sources[id] ?? "", index))
             if pages.count == Self.pagesPerChunk { try flush() }
         }
 
@@ -73,7 +92,7 @@ public enum PDFBook {
             try flush()
             if chunks.count == 1 { return chunks[0] }
             let output = next("book")
-            try PDFBook.merge(files: chunks, into: output)
+            try PDFBook.merge(files: chunks.map { ($0, nil) }, into: output)
             return output
         }
 
@@ -81,7 +100,7 @@ public enum PDFBook {
             guard !pages.isEmpty else { return }
             let chunk = next("chunk")
             try PDFBook.merge(files: pages, into: chunk)
-            for page in pages { unlink(page) }
+            for page in pages where page.page == nil { unlink(page.path) }
             pages = []
             chunks.append(chunk)
         }

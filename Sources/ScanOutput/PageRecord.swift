@@ -48,7 +48,7 @@ public struct PageRecord: Encodable, Sendable {
 
     enum Keys: String, CodingKey {
         case source, page, width, height, quad, quad_detected, detection_confidence, page_width, page_height
-        case text, confidence, words, error, error_code, timings, pdf_page
+        case text, confidence, words, error, error_code, timings, pdf_page, text_source
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -76,6 +76,8 @@ public struct PageRecord: Encodable, Sendable {
         try c.encode(page.pageWidth, forKey: .page_width)
         try c.encode(page.pageHeight, forKey: .page_height)
         try c.encode(page.text, forKey: .text)
+        // Text taken from the PDF page itself (--pdf-text use), not recognised.
+        if page.originalPage != nil { try c.encode("pdf", forKey: .text_source) }
         try c.encode(Self.round(page.confidence), forKey: .confidence)
         try c.encode(page.words.map {
             Word(text: $0.text, confidence: Self.round($0.confidence), box: $0.box.array, source_box: $0.sourceBox?.array)

@@ -274,3 +274,34 @@ struct SearchablePDFTests {
                 "\(rendered.width)x\(rendered.height) against \(flattened.width)x\(flattened.height)")
     }
 }
+
+@Suite(.enabled(if: CLI.hasEnglish, "English language data is not installed"))
+struct ExistingPDFTextTests {
+    @Test("--pdf-text use takes a born-digital page's own text, recognises only pages without text, and copies text pages into --format pdf unchanged")
+    func useExistingText() async throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let born = dir.appendingPathComponent("born.pdf")
+        try ImageFixtures.pdf(pages: ["Exact digital text one", "Exact digital text two"]).write(to: born)
+        let scan = try ImageSource.open(path: CLI.sample("lowres.png")).page(0, luminanceOnly: true).image
+        let scanned = dir.appendingPathComponent("scanned.pdf")
+        try ImageFixtures.pdf(scans: [(scan.width, scan.height, scan.pixels)]).write(to: scanned)
+
+        let r = try await CLI.run(["--pdf-text", "use", "--format", "jsonl", born.path, scanned.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        let records = try r.stdout.split(separator: "\n").map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(records.count == 3)
+        #expect((records[0]["text"] as? String)?.trimmingCharacters(in: .whitespacesAndNewlines) == "Exact digital text one")
+        #expect(records[0]["text_source"] as? String == "pdf" && records[1]["text_source"] as? String == "pdf")
+        #expect(records[2]["text_source"] == nil && ((records[2]["words"] as? [Any])?.count ?? 0) > 5)
+        // By default every page is recognised from its rendering.
+        let ocr = try await CLI.run(["--format", "jsonl", born.path])
+        #expect(!ocr.stdout.contains("text_source"))
+
+        let out = dir.appendingPathComponent("out")
+        let pdf = try await CLI.run(["--pdf-text", "use", "--format", "pdf", "-o", out.path, born.path])
+        #expect(pdf.status == 0, "\(pdf.stderr)")
+        let layers = SearchablePDFTests.textLayer(try Data(contentsOf: out.appendingPathComponent("born.pdf")))
+        #expect(layers.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } == ["Exact digital text one", "Exact digital text two"])
+    }
+}

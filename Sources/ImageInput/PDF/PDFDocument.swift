@@ -52,6 +52,19 @@ final class PDFDocument: Sendable {
         }
     }
 
+    /// The text page `index` already carries (a born-digital page, or an earlier OCR's layer);
+    /// nil when it has none but whitespace.
+    func text(of index: Int) -> String? {
+        lock.withLock { _ -> String? in
+            guard let page = poppler_document_get_page(document, Int32(index)) else { return nil }
+            defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+            guard let raw = poppler_page_get_text(page) else { return nil }
+            defer { g_free(raw) }
+            let text = String(cString: raw)
+            return text.contains { !$0.isWhitespace } ? text : nil
+        }
+    }
+
     /// The resolution of the image that covers page `index` alone (a scan or a photo put into
     /// a PDF), in pixels per inch of the page; nil when the page is anything else.
     func soleImageResolution(of index: Int) -> Double? {

@@ -19,6 +19,18 @@ extension ImageSource {
         return (0...(tail.count - marker.count)).contains { at in marker.indices.allSatisfy { tail[at + $0] == marker[$0] } }
     }
 
+    /// The text a PDF page already carries, and the size it would be rendered at; nil for a page
+    /// without text, and for every page of an image file.
+    public func existingText(ofPage index: Int) -> (text: String, rendering: PageRendering, width: Int, height: Int)? {
+        guard let pdf, let text = pdf.text(of: index), let (w, h) = pdf.size(of: index) else { return nil }
+        let dpi = pdf.soleImageResolution(of: index).map { min(pdfResolution, max(36, Int($0.rounded()))) } ?? pdfResolution
+        let scale = Double(dpi) / 72
+        return (text, PageRendering(widthPoints: w, heightPoints: h, dpi: dpi), Int((w * scale).rounded()), Int((h * scale).rounded()))
+    }
+
+    /// The PDF's bytes, for copying a page unchanged; nil for an image file.
+    public var pdfData: Data? { pdf == nil ? nil : bytes }
+
     /// Renders page `index` at `pdfResolution`, refusing a page over the pixel limit first. A
     /// page that is one image (a scan, a photo) is rendered no finer than that image: its
     /// pixels come back as they are instead of enlarged.

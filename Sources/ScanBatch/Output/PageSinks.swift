@@ -35,11 +35,11 @@ public final class StandardOutputSink: PageSink {
     public func start() { out.write(renderer.withLock { $0.header() }) }
     public func begin(_ input: BatchInput) throws(BatchError) {}
     public func write(_ page: RecognizedPage) throws(BatchError) {
-        if let pdf = page.pdf {
+        if page.pdf != nil || page.originalPage != nil {
             try book.withLock { (book: inout PDFBook.Builder?) throws(BatchError) in
                 do throws(PDFBook.Failure) {
                     if book == nil { book = try PDFBook.Builder() }
-                    try book?.add(pdf)
+                    try book?.add(page)
                 } catch {
                     throw BatchError("the searchable PDF cannot be gathered (\(error)); check free space in the temporary directory")
                 }
@@ -128,10 +128,10 @@ public final class OutputTreeSink: PageSink {
         try current.withLock { (open: inout Open?) throws(BatchError) in
             guard var o = open else { return }
             let text = o.renderer.page(page)
-            if let pdf = page.pdf {
+            if page.pdf != nil || page.originalPage != nil {
                 do throws(PDFBook.Failure) {
                     if o.book == nil { o.book = try PDFBook.Builder() }
-                    try o.book?.add(pdf)
+                    try o.book?.add(page)
                 } catch {
                     throw BatchError("\(page.source): its searchable PDF cannot be gathered (\(error)); check free space in the temporary directory")
                 }
@@ -201,5 +201,16 @@ func streamFile(_ path: String, _ write: (inout [UInt8]) -> Void) throws(BatchEr
         }
     } catch {
         throw BatchError("\(path): the assembled PDF could not be read back (\(error)); check the temporary directory")
+    }
+}
+
+extension PDFBook.Builder {
+    /// A result's page: its searchable PDF, or the PDF page whose own text was taken.
+    func add(_ page: RecognizedPage) throws(PDFBook.Failure) {
+        if let pdf = page.pdf {
+            try add(pdf)
+        } else if let original = page.originalPage {
+            try add(page: original.index, of: original.source)
+        }
     }
 }

@@ -10,11 +10,14 @@ struct JobPreparer {
     let limits: DecodeLimits
     /// Decode in colour where the file has it, and keep the prepared pixels on the result.
     let keepsImages: Bool
+    /// Take a PDF page's own text instead of preparing it for recognition.
+    let usesExistingText: Bool
 
-    init(crop: CropMode, limits: DecodeLimits, keepsImages: Bool) {
+    init(crop: CropMode, limits: DecodeLimits, keepsImages: Bool, usesExistingText: Bool = false) {
         preparer = PagePreparer(crop: crop)
         self.limits = limits
         self.keepsImages = keepsImages
+        self.usesExistingText = usesExistingText
     }
 
     /// The result so far and, unless it failed or `flatten` is false (an outline is all that
@@ -22,6 +25,18 @@ struct JobPreparer {
     func run(_ job: PageJob, flatten: Bool) -> (result: RecognizedPage, page: ScanPage?) {
         var result = RecognizedPage(source: job.source, page: job.page, sequence: job.sequence, inputIndex: job.inputIndex)
         result.pagesInSource = job.pagesInSource
+        if usesExistingText, case .decode(let image, let index) = job.work, let existing = image.existingText(ofPage: index) {
+            // The page's own text, read instead of recognised: nothing rendered, no engine.
+            result.text = existing.text
+            result.confidence = 100
+            result.rendering = existing.rendering
+            result.width = existing.width
+            result.height = existing.height
+            result.pageWidth = existing.width
+            result.pageHeight = existing.height
+            result.originalPage = OriginalPDFPage(source: image, index: index)
+            return (result, nil)
+        }
         do throws(RecognitionError) {
             let page = try prepare(job, flatten: flatten, into: &result)
             return (result, page)

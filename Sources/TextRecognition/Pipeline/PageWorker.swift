@@ -17,7 +17,8 @@ final class PageWorker {
         self.options = options
         self.cancel = cancel
         self.hooks = hooks
-        preparing = JobPreparer(crop: options.crop, limits: options.limits, keepsImages: options.keepsPreparedImages)
+        preparing = JobPreparer(crop: options.crop, limits: options.limits, keepsImages: options.keepsPreparedImages,
+                                usesExistingText: options.pdfText == .use)
     }
 
     private func startedEngine() throws(RecognitionError) -> TesseractEngine {

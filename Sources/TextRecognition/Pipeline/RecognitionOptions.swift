@@ -25,6 +25,8 @@ public struct RecognitionOptions: Sendable {
     public var limits: DecodeLimits
     /// Dots per inch PDF pages are rendered at.
     public var pdfResolution = ImageSource.defaultPDFResolution
+    /// What to do with a PDF page that already carries text.
+    public var pdfText = PDFTextMode.recognize
     /// Tesseract renderings to keep on each result.
     public var renderings: Set<TesseractRendering> = []
     /// Keep each page's pixels, as recognised, on its result (to save corrected pages).
@@ -41,6 +43,16 @@ public struct RecognitionOptions: Sendable {
         self.pageTimeout = pageTimeout
         self.limits = limits
     }
+}
+
+/// What to do with a PDF page that already carries text (a born-digital page, or one an
+/// earlier OCR run gave a text layer).
+public enum PDFTextMode: String, Sendable, CaseIterable {
+    /// Recognise it from its rendering like any page.
+    case recognize = "ocr"
+    /// Take the text it has (fast, and exact for born-digital pages); recognise only pages
+    /// without any. With PDF output, such a page is copied unchanged.
+    case use
 }
 
 /// What a run can read pages from.

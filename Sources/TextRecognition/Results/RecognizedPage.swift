@@ -1,4 +1,5 @@
 import Foundation
+import ImageInput
 import ScanCore
 
 /// An axis-aligned box in pixels: left, top, width, height.
@@ -67,6 +68,12 @@ public struct StageTimings: Sendable, Hashable {
     public var total: Double { decode + detect + warp + engine + recognize }
 }
 
+/// A page of a PDF input, by its source and 0-based index.
+public struct OriginalPDFPage: Sendable {
+    public let source: ImageSource
+    public let index: Int
+}
+
 /// The result for one page: its text, or the error that stopped it.
 public struct RecognizedPage: Sendable {
     /// The source as the user named it (`-` for stdin).
@@ -101,6 +108,8 @@ public struct RecognizedPage: Sendable {
     public var alto: String?
     /// The page as a one-page searchable PDF, when asked for (`--format pdf`).
     public var pdf: Data?
+    /// For a PDF page whose own text was taken (`PDFTextMode.use`): the page, to copy unchanged.
+    public var originalPage: OriginalPDFPage?
     /// The page as recognised, when the options keep it (for `--save-pages`).
     public var correctedImage: PixelBuffer?
     /// The steps applied to the page since decoding.
