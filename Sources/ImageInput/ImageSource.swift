@@ -143,11 +143,7 @@ public final class ImageSource: Sendable {
         } else {
             self.damage = nil
         }
-        guard pages <= limits.maxPages else {
-            throw InputError(
-                .tooLarge, source: name, "has \(pages) pages, over the limit of \(limits.maxPages)",
-                remedy: "split it, or raise the limit with --max-pages")
-        }
+        try Self.checkPageCount(pages, name: name, limits: limits)
         pageCount = pages
         pageSizes = structure.pageSizes.map { [$0.width, $0.height] }
         // Refuse decompression bombs before decoding a single pixel.
@@ -185,17 +181,22 @@ public final class ImageSource: Sendable {
         guard pages > 0 else {
             throw InputError(.corrupt, source: name, "is a PDF with no pages", remedy: "check that it is the right file")
         }
-        guard pages <= limits.maxPages else {
-            throw InputError(
-                .tooLarge, source: name, "has \(pages) pages, over the limit of \(limits.maxPages)",
-                remedy: "split it, or raise the limit with --max-pages")
-        }
+        try Self.checkPageCount(pages, name: name, limits: limits)
         pageCount = pages
         // Poppler rebuilds a cut file's cross-reference table and reads what it finds; the
         // end-of-file marker says whether that was all.
         damage = Self.pdfEndsWhole(data) ? nil : InputError(
             .corrupt, source: name, "is truncated: the PDF ends before its %%EOF marker",
             remedy: "re-copy or re-download it; " + (pages == 1 ? "the page found in it was read" : "the \(pages) pages found in it were read"))
+    }
+
+    /// Refuses more pages than the limit before any is decoded: a small file can hold thousands.
+    static func checkPageCount(_ pages: Int, name: String, limits: DecodeLimits) throws(InputError) {
+        guard pages <= limits.maxPages else {
+            throw InputError(
+                .tooLarge, source: name, "has \(pages) pages, over the limit of \(limits.maxPages)",
+                remedy: "split it, or raise the limit with --max-pages")
+        }
     }
 
     static func checkSize(width: Int, height: Int, name: String, limits: DecodeLimits) throws(InputError) {
