@@ -3,15 +3,20 @@ import Foundation
 import ScanCore
 import Synchronization
 
-/// The owner of one `PopplerDocument`, unreferenced in `deinit`. Poppler documents are not
-/// thread-safe, so every use goes through one lock; pages render one at a time per document,
-/// while recognition of rendered pages stays parallel.
+/// The owner of a PDF's `PopplerDocument`s, each unreferenced in `deinit`. A Poppler document
+/// is not thread-safe, so each is used by one thread at a time; separate documents over the
+/// same bytes render in parallel, so a document is opened for every page rendered at once
+/// (at most one per worker) and kept for the next.
 final class PDFDocument: Sendable {
-    // Safe: the pointer is only used inside `lock.withLock`, and released in deinit, when no
-    // other reference remains.
-    private nonisolated(unsafe) let document: OpaquePointer
-    private let lock = Mutex(())
-    /// The bytes Poppler reads from without copying; kept alive as long as the document.
+    /// A Poppler document handed to one caller at a time.
+    private struct Handle: @unchecked Sendable {
+        // Safe: a handle is either in `idle`, under its lock, or held by exactly one caller of
+        // `withDocument` until it puts it back; no two threads ever use one document at once.
+        let document: OpaquePointer
+    }
+
+    private let idle = Mutex<[Handle]>([])
+    /// The bytes Poppler reads from without copying; kept alive as long as the documents.
     private let bytes: Data
     let pageCount: Int
 
@@ -22,6 +27,12 @@ final class PDFDocument: Sendable {
 
     init(_ data: Data) throws(Failure) {
         bytes = data
+        let first = try Self.open(data)
+        pageCount = Int(poppler_document_get_n_pages(first.document))
+        idle.withLock { $0.append(first) }
+    }
+
+    private static func open(_ data: Data) throws(Failure) -> Handle {
         var error: UnsafeMutablePointer<GError>?
         let document = data.withUnsafeBytes { raw -> OpaquePointer? in
             let gbytes = g_bytes_new_static(raw.baseAddress, gsize(raw.count))
@@ -35,15 +46,25 @@ final class PDFDocument: Sendable {
             }
             throw .damaged(error.map { String(cString: $0.pointee.message) } ?? "Poppler could not open it")
         }
-        self.document = document
-        pageCount = Int(poppler_document_get_n_pages(document))
+        return Handle(document: document)
     }
 
-    deinit { g_object_unref(UnsafeMutableRawPointer(document)) }
+    deinit {
+        for handle in idle.withLock({ $0 }) { g_object_unref(UnsafeMutableRawPointer(handle.document)) }
+    }
+
+    /// Runs `body` with a document no other thread is using: an idle one, or a new one over the
+    /// same bytes. Nil when a new one cannot be opened (it opened once, so this is rare).
+    private func withDocument<T>(_ body: (OpaquePointer) -> T?) -> T? {
+        let handle = idle.withLock { $0.popLast() } ?? (try? Self.open(bytes))
+        guard let handle else { return nil }
+        defer { idle.withLock { $0.append(handle) } }
+        return body(handle.document)
+    }
 
     /// Page `index`'s size in points.
     func size(of index: Int) -> (width: Double, height: Double)? {
-        lock.withLock { _ in
+        withDocument { document in
             guard let page = poppler_document_get_page(document, Int32(index)) else { return nil }
             defer { g_object_unref(UnsafeMutableRawPointer(page)) }
             var w = 0.0, h = 0.0
@@ -55,7 +76,7 @@ final class PDFDocument: Sendable {
     /// The text page `index` already carries (a born-digital page, or an earlier OCR's layer);
     /// nil when it has none but whitespace.
     func text(of index: Int) -> String? {
-        lock.withLock { _ -> String? in
+        withDocument { document -> String? in
             guard let page = poppler_document_get_page(document, Int32(index)) else { return nil }
             defer { g_object_unref(UnsafeMutableRawPointer(page)) }
             guard let raw = poppler_page_get_text(page) else { return nil }
@@ -68,7 +89,7 @@ final class PDFDocument: Sendable {
     /// The resolution of the image that covers page `index` alone (a scan or a photo put into
     /// a PDF), in pixels per inch of the page; nil when the page is anything else.
     func soleImageResolution(of index: Int) -> Double? {
-        lock.withLock { _ -> Double? in
+        withDocument { document -> Double? in
             guard let page = poppler_document_get_page(document, Int32(index)) else { return nil }
             defer { g_object_unref(UnsafeMutableRawPointer(page)) }
             var w = 0.0, h = 0.0
@@ -90,7 +111,7 @@ final class PDFDocument: Sendable {
 
     /// Page `index` rendered on white at `dpi`, as RGB; nil when Poppler cannot.
     func render(_ index: Int, dpi: Int, width: Int, height: Int) -> PixelBuffer? {
-        lock.withLock { _ -> PixelBuffer? in
+        withDocument { document -> PixelBuffer? in
             guard let page = poppler_document_get_page(document, Int32(index)) else { return nil }
             defer { g_object_unref(UnsafeMutableRawPointer(page)) }
             guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)) else { return nil }

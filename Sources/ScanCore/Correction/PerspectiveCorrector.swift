@@ -202,14 +202,22 @@ private struct WarpKernel {
         let stride = sw, last = src.count - 1
         // Only the loads are per lane: two neighbouring bytes per load (little-endian: the
         // left one is the low byte), above and below. The blend is SIMD.
-        // Rounding puts a position within 1/64 px of the last row or column on it, with weight
-        // 0 for the neighbour past it; the loads still stay inside the buffer.
         var top = SIMD8<Int32>(), bottom = SIMD8<Int32>()
-        for l in 0..<8 {
-            let i = Int(index[l])
-            let j = i &+ stride <= last ? i &+ stride : i
-            top[l] = i < last ? Int32(base.loadUnaligned(fromByteOffset: i, as: UInt16.self)) : Int32(base.load(fromByteOffset: i, as: UInt8.self))
-            bottom[l] = j < last ? Int32(base.loadUnaligned(fromByteOffset: j, as: UInt16.self)) : Int32(base.load(fromByteOffset: j, as: UInt8.self))
+        if Int((index &+ Int32(truncatingIfNeeded: stride &+ 1)).max()) <= last {
+            for l in 0..<8 {
+                let i = Int(index[l])
+                top[l] = Int32(base.loadUnaligned(fromByteOffset: i, as: UInt16.self))
+                bottom[l] = Int32(base.loadUnaligned(fromByteOffset: i &+ stride, as: UInt16.self))
+            }
+        } else {
+            // Rounding puts a position within 1/64 px of the last row or column on it, with
+            // weight 0 for the neighbour past it; the loads still stay inside the buffer.
+            for l in 0..<8 {
+                let i = Int(index[l])
+                let j = i &+ stride <= last ? i &+ stride : i
+                top[l] = i < last ? Int32(base.loadUnaligned(fromByteOffset: i, as: UInt16.self)) : Int32(base.load(fromByteOffset: i, as: UInt8.self))
+                bottom[l] = j < last ? Int32(base.loadUnaligned(fromByteOffset: j, as: UInt16.self)) : Int32(base.load(fromByteOffset: j, as: UInt8.self))
+            }
         }
         let sum = (top & 255) &* w00 &+ (top &>> 8) &* w01 &+ (bottom & 255) &* w10 &+ (bottom &>> 8) &* w11
         let result = SIMD8<UInt8>(truncatingIfNeeded: (sum &+ 512) &>> 10)
