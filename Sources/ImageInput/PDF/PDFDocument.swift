@@ -109,8 +109,10 @@ final class PDFDocument: Sendable {
         }
     }
 
-    /// Page `index` rendered on white at `dpi`, as RGB; nil when Poppler cannot.
-    func render(_ index: Int, dpi: Int, width: Int, height: Int) -> PixelBuffer? {
+    /// Page `index` rendered on white at `dpi`, as RGB, or as grey (Rec. 601, the weights and
+    /// rounding of `PixelBuffer.grayscale()`) straight from cairo's pixels; nil when Poppler
+    /// cannot.
+    func render(_ index: Int, dpi: Int, width: Int, height: Int, grey: Bool) -> PixelBuffer? {
         withDocument { document -> PixelBuffer? in
             guard let page = poppler_document_get_page(document, Int32(index)) else { return nil }
             defer { g_object_unref(UnsafeMutableRawPointer(page)) }
@@ -125,6 +127,22 @@ final class PDFDocument: Sendable {
             cairo_surface_flush(surface)
             guard let data = cairo_image_surface_get_data(surface) else { return nil }
             let stride = Int(cairo_image_surface_get_stride(surface))
+            if grey {
+                let pixels = [UInt8](unsafeUninitializedCapacity: width * height) { out, initialized in
+                    let wr: UInt32 = 19595, wg: UInt32 = 38470, wb: UInt32 = 7471
+                    for y in 0..<height {
+                        let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+                        let o = out.baseAddress! + y * width
+                        for x in 0..<width {
+                            let word = row[x]
+                            let r = (word >> 16) & 255, g = (word >> 8) & 255, b = word & 255
+                            o[x] = UInt8(truncatingIfNeeded: (wr &* r &+ wg &* g &+ wb &* b &+ 32768) >> 16)
+                        }
+                    }
+                    initialized = width * height
+                }
+                return try? PixelBuffer(width: width, height: height, format: .gray, pixels: pixels)
+            }
             // RGB24 is one 32-bit word per pixel, 0xXXRRGGBB in native order.
             let rgb = [UInt8](unsafeUninitializedCapacity: width * height * 3) { out, initialized in
                 for y in 0..<height {

@@ -46,11 +46,11 @@ extension ImageSource {
         }
         let (pw, ph) = (max(1, Int(width.rounded())), max(1, Int(height.rounded())))
         try Self.checkSize(width: pw, height: ph, name: name, limits: limits)
-        guard let rgb = pdf.render(index, dpi: dpi, width: pw, height: ph) else {
+        guard let image = pdf.render(index, dpi: dpi, width: pw, height: ph, grey: luminanceOnly) else {
             throw InputError(.corrupt, source: name, "page \(index + 1) could not be rendered", remedy: "re-export it")
         }
         return ScanPage(
-            source: name, index: index, image: luminanceOnly ? rgb.grayscale() : rgb, resolution: dpi,
+            source: name, index: index, image: image, resolution: dpi,
             rendering: PageRendering(widthPoints: w, heightPoints: h, dpi: dpi))
     }
 }
