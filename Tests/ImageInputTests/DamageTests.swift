@@ -104,6 +104,20 @@ import Testing
         #expect(junk.damage?.problem == "has 3 bytes after its image that belong to no image")
     }
 
+    @Test("a BMP cut inside its pixels is refused, not read as a shorter image")
+    func cutBMP() {
+        // A 24-bit 40x30 BMP: 54 bytes of headers, rows padded to 120 bytes.
+        var bmp = Data("BM".utf8)
+        func le(_ v: Int, _ n: Int) { for i in 0..<n { bmp.append(UInt8(truncatingIfNeeded: v >> (8 * i))) } }
+        le(54 + 120 * 30, 4); le(0, 4); le(54, 4)
+        le(40, 4); le(40, 4); le(30, 4); le(1, 2); le(24, 2); le(0, 4); le(120 * 30, 4); le(2835, 4); le(2835, 4); le(0, 4); le(0, 4)
+        bmp.append(Data(repeating: 200, count: 120 * 30))
+        #expect(throws: Never.self) { try ImageSource(name: "ok.bmp", data: bmp).page(0) }
+        #expect { try ImageSource(name: "cut.bmp", data: bmp.prefix(54 + 120 * 10)).page(0) } throws: {
+            ($0 as? InputError)?.code == .corrupt && ($0 as? InputError)?.problem.contains("truncated or corrupt") == true
+        }
+    }
+
     @Test("a WebP whose RIFF header promises more than the file holds is refused")
     func webp() {
         var riff = Data("RIFF".utf8)
