@@ -25,6 +25,8 @@ struct RecognizeCommand: ParsableCommand {
               scantext scan.tif | less           every page of a multi-page TIFF
               cat photo.jpg | scantext -         read standard input
               scantext report.pdf                every page of a PDF
+              scantext --format pdf p1.jpg p2.jpg > scan.pdf
+                                                 photos in, one searchable PDF out
               scantext --lang eng+deu brief.jpg  two languages (tesseract-ocr-deu)
               scantext --format jsonl *.jpg      text, confidence, word boxes, corners
               scantext --crop none --psm 6 receipt.png
