@@ -193,14 +193,15 @@ struct BatchCLITests {
         try FileManager.default.createDirectory(at: input.appendingPathComponent("b"), withIntermediateDirectories: true)
         for i in 0..<8 { try page.write(to: input.appendingPathComponent("b/page\(i).png")) }
         let out = dir.appendingPathComponent("out")
-        let started = Date()
         let r = try await CLI.run(["-r", input.path, "-o", out.path, "--jobs", "2"], onStart: { pid in
             signalOnFirstFile(in: out, pid: pid, signals: [SIGINT, SIGTERM], poll: 5_000) { _ in true }
         })
         #expect(r.status == 130)
         #expect(r.stderr.contains("interrupted again; stopped at once"))
-        #expect(Date().timeIntervalSince(started) < 30)
+        // Stopped at once: long before its nine pages were done. (Not a wall-clock bound: the
+        // test's own wait for the process can queue behind other tests on a loaded machine.)
         let written = listTree(out)
+        #expect(written.count < 9, "\(written.count) outputs written: the run went on")
         #expect(!written.keys.contains { $0.contains(".scantext-tmp-") })
         for (name, data) in written { #expect(!data.isEmpty, "\(name) is empty") }
     }
