@@ -12,6 +12,7 @@ final class PDFDocument: Sendable {
     private struct Handle: @unchecked Sendable {
         // Safe: a handle is either in `idle`, under its lock, or held by exactly one caller of
         // `withDocument` until it puts it back; no two threads ever use one document at once.
+        // (Swift cannot see that exclusivity: a Mutex refuses a non-Sendable value put back.)
         let document: OpaquePointer
     }
 

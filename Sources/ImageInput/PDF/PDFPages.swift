@@ -23,13 +23,18 @@ extension ImageSource {
     /// without text, and for every page of an image file.
     public func existingText(ofPage index: Int) -> (text: String, rendering: PageRendering, width: Int, height: Int)? {
         guard let pdf, let text = pdf.text(of: index), let (w, h) = pdf.size(of: index) else { return nil }
-        let dpi = pdf.soleImageResolution(of: index).map { min(pdfResolution, max(36, Int($0.rounded()))) } ?? pdfResolution
+        let dpi = renderResolution(pdf, index)
         let scale = Double(dpi) / 72
         return (text, PageRendering(widthPoints: w, heightPoints: h, dpi: dpi), Int((w * scale).rounded()), Int((h * scale).rounded()))
     }
 
     /// The PDF's bytes, for copying a page unchanged; nil for an image file.
     public var pdfData: Data? { pdf == nil ? nil : bytes }
+
+    /// `pdfResolution`, or less for a page that is one image: no finer than that image.
+    private func renderResolution(_ pdf: PDFDocument, _ index: Int) -> Int {
+        pdf.soleImageResolution(of: index).map { min(pdfResolution, max(36, Int($0.rounded()))) } ?? pdfResolution
+    }
 
     /// Renders page `index` at `pdfResolution`, refusing a page over the pixel limit first. A
     /// page that is one image (a scan, a photo) is rendered no finer than that image: its
@@ -38,7 +43,7 @@ extension ImageSource {
         guard let (w, h) = pdf.size(of: index), w.isFinite, h.isFinite, w > 0, h > 0 else {
             throw InputError(.corrupt, source: name, "has no readable page \(index + 1)", remedy: "re-export it")
         }
-        let dpi = pdf.soleImageResolution(of: index).map { min(pdfResolution, max(36, Int($0.rounded()))) } ?? pdfResolution
+        let dpi = renderResolution(pdf, index)
         let scale = Double(dpi) / 72
         let (width, height) = (w * scale, h * scale)
         guard width < 1e9, height < 1e9 else {
