@@ -17,8 +17,10 @@ final class PDFDocument: Sendable {
     }
 
     private let idle = Mutex<[Handle]>([])
-    /// The bytes Poppler reads from without copying; kept alive as long as the documents.
-    private let bytes: Data
+    /// The bytes Poppler reads from without copying, at an address that stays put as long as
+    /// the documents (a `Data`'s bytes are only pinned inside `withUnsafeBytes`).
+    private nonisolated(unsafe) let bytes: UnsafeMutableRawBufferPointer
+    private let length: Int
     let pageCount: Int
 
     enum Failure: Error {
@@ -27,19 +29,28 @@ final class PDFDocument: Sendable {
     }
 
     init(_ data: Data) throws(Failure) {
-        bytes = data
-        let first = try Self.open(data)
+        // Safe to share: written once here, only read afterwards, freed in deinit.
+        bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, data.count), alignment: 16)
+        _ = data.copyBytes(to: bytes)
+        length = data.count
+        let first: Handle
+        do throws(Failure) {
+            first = try Self.open(UnsafeRawBufferPointer(rebasing: bytes[..<data.count]))
+        } catch {
+            bytes.deallocate()
+            throw error
+        }
         pageCount = Int(poppler_document_get_n_pages(first.document))
         idle.withLock { $0.append(first) }
     }
 
-    private static func open(_ data: Data) throws(Failure) -> Handle {
+    private var pdfBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: bytes[..<length]) }
+
+    private static func open(_ raw: UnsafeRawBufferPointer) throws(Failure) -> Handle {
         var error: UnsafeMutablePointer<GError>?
-        let document = data.withUnsafeBytes { raw -> OpaquePointer? in
-            let gbytes = g_bytes_new_static(raw.baseAddress, gsize(raw.count))
-            defer { g_bytes_unref(gbytes) }
-            return poppler_document_new_from_bytes(gbytes, nil, &error)
-        }
+        let gbytes = g_bytes_new_static(raw.baseAddress, gsize(raw.count))
+        defer { g_bytes_unref(gbytes) }
+        let document = poppler_document_new_from_bytes(gbytes, nil, &error)
         guard let document else {
             defer { if error != nil { g_error_free(error) } }
             if let error, error.pointee.domain == poppler_error_quark(), error.pointee.code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue) {
@@ -52,12 +63,13 @@ final class PDFDocument: Sendable {
 
     deinit {
         for handle in idle.withLock({ $0 }) { g_object_unref(UnsafeMutableRawPointer(handle.document)) }
+        bytes.deallocate()
     }
 
     /// Runs `body` with a document no other thread is using: an idle one, or a new one over the
     /// same bytes. Nil when a new one cannot be opened (it opened once, so this is rare).
     private func withDocument<T>(_ body: (OpaquePointer) -> T?) -> T? {
-        let handle = idle.withLock { $0.popLast() } ?? (try? Self.open(bytes))
+        let handle = idle.withLock { $0.popLast() } ?? (try? Self.open(pdfBytes))
         guard let handle else { return nil }
         defer { idle.withLock { $0.append(handle) } }
         return body(handle.document)
