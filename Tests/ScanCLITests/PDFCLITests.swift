@@ -148,7 +148,11 @@ struct ExistingPDFTextTests {
         let scanned = dir.appendingPathComponent("scanned.pdf")
         try ImageFixtures.pdf(scans: [(scan.width, scan.height, scan.pixels)]).write(to: scanned)
 
-        let r = try await CLI.run(["--pdf-text", "use", "--format", "jsonl", born.path, scanned.path])
+        // Its own temporary directory, to see that nothing is left there.
+        let scratch = dir.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let tmp = ["TMPDIR": scratch.path + "/"]
+        let r = try await CLI.run(["--pdf-text", "use", "--format", "jsonl", born.path, scanned.path], environment: tmp)
         #expect(r.status == 0, "\(r.stderr)")
         let records = try r.stdout.split(separator: "\n").map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
         #expect(records.count == 3)
@@ -160,8 +164,9 @@ struct ExistingPDFTextTests {
         #expect(!ocr.stdout.contains("text_source"))
 
         let out = dir.appendingPathComponent("out")
-        let pdf = try await CLI.run(["--pdf-text", "use", "--format", "pdf", "-o", out.path, born.path])
+        let pdf = try await CLI.run(["--pdf-text", "use", "--format", "pdf", "-o", out.path, born.path], environment: tmp)
         #expect(pdf.status == 0, "\(pdf.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty, "temporary files left behind")
         let layers = SearchablePDFTests.textLayer(try Data(contentsOf: out.appendingPathComponent("born.pdf")))
         #expect(layers.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } == ["Exact digital text one", "Exact digital text two"])
     }

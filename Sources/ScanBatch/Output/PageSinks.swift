@@ -26,16 +26,22 @@ public protocol PageSink: Sendable {
 /// page positions stay aligned.
 public final class StandardOutputSink: PageSink {
     private let renderer: Mutex<PageRenderer>
+    private let format: OutputFormat
     private let out = DescriptorWriter.standardOutput
     /// `--format pdf`: every page's PDF, in order, gathered on disk and put together at the end.
     private let book = Mutex<PDFBook.Builder?>(nil)
 
-    public init(format: OutputFormat) { renderer = Mutex(PageRenderer(format: format)) }
+    public init(format: OutputFormat) {
+        self.format = format
+        renderer = Mutex(PageRenderer(format: format))
+    }
 
     public func start() { out.write(renderer.withLock { $0.header() }) }
     public func begin(_ input: BatchInput) throws(BatchError) {}
     public func write(_ page: RecognizedPage) throws(BatchError) {
-        if page.pdf != nil || page.originalPage != nil {
+        // A page whose text came from the PDF carries its original page whatever the format;
+        // only --format pdf gathers it.
+        if format == .pdf, page.pdf != nil || page.originalPage != nil {
             try book.withLock { (book: inout PDFBook.Builder?) throws(BatchError) in
                 do throws(PDFBook.Failure) {
                     if book == nil { book = try PDFBook.Builder() }
@@ -49,7 +55,7 @@ public final class StandardOutputSink: PageSink {
     }
     public func end(_ input: BatchInput, complete: Bool) throws(BatchError) {}
     public func finish() throws(BatchError) {
-        if renderer.withLock({ $0.format }) == .pdf {
+        if format == .pdf {
             try book.withLock { (book: inout PDFBook.Builder?) throws(BatchError) in
                 guard let builder = book else { return }
                 defer { book = nil }
@@ -128,7 +134,7 @@ public final class OutputTreeSink: PageSink {
         try current.withLock { (open: inout Open?) throws(BatchError) in
             guard var o = open else { return }
             let text = o.renderer.page(page)
-            if page.pdf != nil || page.originalPage != nil {
+            if o.renderer.format == .pdf, page.pdf != nil || page.originalPage != nil {
                 do throws(PDFBook.Failure) {
                     if o.book == nil { o.book = try PDFBook.Builder() }
                     try o.book?.add(page)
