@@ -73,7 +73,7 @@ let package = Package(
         // input → geometry → preparation → recognition → output → batch → command line
         .target(
             name: "ImageInput",
-            dependencies: ["CTesseract", "CTurboJPEG", "CPoppler", "ScanCore", .product(name: "SystemPackage", package: "swift-system")],
+            dependencies: ["CTesseract", "CTurboJPEG", "CPoppler", "CQPDF", "ScanCore", .product(name: "SystemPackage", package: "swift-system")],
             swiftSettings: staticRuntimeCompile),
         .target(
             name: "ScanCore", dependencies: [.product(name: "HeapModule", package: "swift-collections")],

@@ -7,6 +7,8 @@ import ImageInput
 public enum PDFBook {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
+        public init(description: String) { self.description = description }
+        init(_ qpdf: QPDF.Failure) { description = qpdf.description }
     }
 
     /// One PDF holding every page of `pages`, in order.
@@ -18,27 +20,56 @@ public enum PDFBook {
         return data
     }
 
-    /// Puts pages of PDF files together into `output`, in order: every page of a file, or the
-    /// one page an entry names.
-    static func merge(files: [(path: String, page: Int?)], into output: String) throws(Failure) {
-        let book = try QPDF()
-        guard qpdf_empty_pdf(book.handle) == QPDF_SUCCESS else { throw book.failure("could not start a PDF") }
-        // Each source must outlive the write: qpdf reads copied streams from it then.
-        var sources: [QPDF] = []
-        for file in files {
-            let source = try QPDF(reading: file.path)
-            let count = max(0, Int(qpdf_get_num_pages(source.handle)))
-            for i in file.page.map({ $0..<min($0 + 1, count) }) ?? 0..<count {
-                guard qpdf_add_page(book.handle, source.handle, qpdf_get_page_n(source.handle, i), QPDF_FALSE) == QPDF_SUCCESS else {
+    /// One page, or all pages, of the output: where they come from.
+    enum Part {
+        /// Every page of a file (a recognised page's PDF, or a chunk already put together).
+        case document(String)
+        /// Page `index` of a file, unchanged.
+        case page(String, index: Int)
+        /// Page `index` of a file with the text layer that is the one page of `layer` laid
+        /// over it, invisible.
+        case overlaid(String, index: Int, layer: String)
+    }
+
+    /// Puts `parts` together into `output`, in order.
+    static func merge(_ parts: [Part], into output: String) throws(Failure) {
+        do throws(QPDF.Failure) {
+            let book = try QPDF()
+            guard qpdf_empty_pdf(book.handle) == QPDF_SUCCESS else { throw book.failure("could not start a PDF") }
+            // Each file is read once, and must outlive the write: qpdf reads copied streams then.
+            var files: [String: QPDF] = [:]
+            func file(_ path: String) throws(QPDF.Failure) -> QPDF {
+                if let open = files[path] { return open }
+                let open = try QPDF(reading: path)
+                files[path] = open
+                return open
+            }
+            var count = 0
+            func add(_ source: QPDF, _ index: Int) throws(QPDF.Failure) {
+                guard qpdf_add_page(book.handle, source.handle, qpdf_get_page_n(source.handle, index), QPDF_FALSE) == QPDF_SUCCESS else {
                     throw book.failure("could not add a page")
                 }
+                count += 1
             }
-            sources.append(source)
+            for part in parts {
+                switch part {
+                case .document(let path):
+                    let source = try file(path)
+                    for i in 0..<max(0, Int(qpdf_get_num_pages(source.handle))) { try add(source, i) }
+                case .page(let path, let index):
+                    try add(try file(path), index)
+                case .overlaid(let path, let index, let layer):
+                    try add(try file(path), index)
+                    try book.overlay(page: count - 1, with: try file(layer))
+                }
+            }
+            guard qpdf_init_write(book.handle, output) == QPDF_SUCCESS else { throw book.failure("could not write") }
+            qpdf_set_object_stream_mode(book.handle, qpdf_o_generate)
+            guard qpdf_write(book.handle) == QPDF_SUCCESS else { throw book.failure("could not write") }
+            withExtendedLifetime(files) {}
+        } catch {
+            throw Failure(error)
         }
-        guard qpdf_init_write(book.handle, output) == QPDF_SUCCESS else { throw book.failure("could not write") }
-        qpdf_set_object_stream_mode(book.handle, qpdf_o_generate)
-        guard qpdf_write(book.handle) == QPDF_SUCCESS else { throw book.failure("could not write") }
-        withExtendedLifetime(sources) {}
     }
 
     /// Gathers a PDF's pages on disk as they come, so memory does not grow with the page
@@ -46,10 +77,11 @@ public enum PDFBook {
     /// `pagesPerChunk` as they arrive, so no merge holds more files open than that.
     public final class Builder {
         private let directory: String
-        private var pages: [(path: String, page: Int?)] = []
+        private var pages: [Part] = []
         private var chunks: [String] = []
-        /// Source PDFs written out once, to copy their pages from, by the source's identity.
-        private var sources: [ObjectIdentifier: String] = [:]
+        /// The input PDF pages are being copied from, written out once: an input's pages come
+        /// together, so only the current one is kept (holding it keeps its identity unique).
+        private var source: (input: ImageSource, file: String)?
         private var written = 0
         static let pagesPerChunk = 100
 
@@ -69,22 +101,37 @@ public enum PDFBook {
             guard FileManager.default.createFile(atPath: file, contents: pdf) else {
                 throw Failure(description: "could not write a page to \(directory)")
             }
-            pages.append((file, nil))
+            pages.append(.document(file))
             if pages.count == Self.pagesPerChunk { try flush() }
         }
 
         /// Adds page `index` of a PDF input, unchanged.
         public func add(page index: Int, of source: ImageSource) throws(Failure) {
-            let id = ObjectIdentifier(source)
-            if sources[id] == nil {
-                let file = next("source")
-                guard let data = source.pdfData, FileManager.default.createFile(atPath: file, contents: data) else {
-                    throw Failure(description: "could not copy \(source.name) to \(directory)")
-                }
-                sources[id] = file
-            }
-            pages.append((sources[id] ?? "", index))
+            pages.append(.page(try copy(of: source), index: index))
             if pages.count == Self.pagesPerChunk { try flush() }
+        }
+
+        /// Adds page `index` of a PDF input with `layer`, a one-page PDF of its recognised
+        /// text (Tesseract's text-only rendering of the page), laid over it: the page keeps
+        /// its own content, bytes and size.
+        public func add(page index: Int, of source: ImageSource, textLayer layer: Data) throws(Failure) {
+            let file = next("layer")
+            guard FileManager.default.createFile(atPath: file, contents: layer) else {
+                throw Failure(description: "could not write a page to \(directory)")
+            }
+            pages.append(.overlaid(try copy(of: source), index: index, layer: file))
+            if pages.count == Self.pagesPerChunk { try flush() }
+        }
+
+        /// The source PDF, written out once, to copy its pages from.
+        private func copy(of input: ImageSource) throws(Failure) -> String {
+            if let source, source.input === input { return source.file }
+            let file = next("source")
+            guard let data = input.pdfData, FileManager.default.createFile(atPath: file, contents: data) else {
+                throw Failure(description: "could not copy \(input.name) to \(directory)")
+            }
+            source = (input, file)
+            return file
         }
 
         /// The whole document, as a file inside this builder's directory (gone with it).
@@ -92,15 +139,20 @@ public enum PDFBook {
             try flush()
             if chunks.count == 1 { return chunks[0] }
             let output = next("book")
-            try PDFBook.merge(files: chunks.map { ($0, nil) }, into: output)
+            try PDFBook.merge(chunks.map { .document($0) }, into: output)
             return output
         }
 
         private func flush() throws(Failure) {
             guard !pages.isEmpty else { return }
             let chunk = next("chunk")
-            try PDFBook.merge(files: pages, into: chunk)
-            for page in pages where page.page == nil { unlink(page.path) }
+            try PDFBook.merge(pages, into: chunk)
+            for page in pages {
+                switch page {
+                case .document(let path), .overlaid(_, _, let path): unlink(path)
+                case .page: break
+                }
+            }
             pages = []
             chunks.append(chunk)
         }
@@ -109,35 +161,5 @@ public enum PDFBook {
             written += 1
             return directory + "/\(kind)-\(written).pdf"
         }
-    }
-}
-
-/// The owner of one `qpdf_data`, released in `deinit`.
-private final class QPDF {
-    let handle: qpdf_data
-
-    init() throws(PDFBook.Failure) {
-        guard let handle = qpdf_init() else { throw PDFBook.Failure(description: "qpdf could not start") }
-        self.handle = handle
-        qpdf_silence_errors(handle)
-    }
-
-    /// A PDF read from a file, which qpdf keeps open as long as this owner.
-    convenience init(reading file: String) throws(PDFBook.Failure) {
-        try self.init()
-        guard qpdf_read(handle, file, nil) == QPDF_SUCCESS else { throw failure("could not read a page's PDF") }
-    }
-
-    func failure(_ what: String) -> PDFBook.Failure {
-        var detail = ""
-        if qpdf_has_error(handle) != 0, let error = qpdf_get_error(handle), let text = qpdf_get_error_full_text(handle, error) {
-            detail = " (" + String(cString: text) + ")"
-        }
-        return PDFBook.Failure(description: "qpdf " + what + detail)
-    }
-
-    deinit {
-        var owned: qpdf_data? = handle
-        qpdf_cleanup(&owned)
     }
 }

@@ -108,9 +108,9 @@ extension ImageFixtures {
 }
 
 extension ImageFixtures {
-    /// A PDF whose pages are grey scans: each image drawn to fill a page of one point per
-    /// pixel, stored uncompressed, so a rendering at 72 dpi gives the image back.
-    public static func pdf(scans: [(width: Int, height: Int, pixels: [UInt8])]) -> Data {
+    /// A PDF whose pages are grey scans at `dpi`: each image drawn to fill its page, stored
+    /// uncompressed, so a rendering at `dpi` gives the image back (72: one point per pixel).
+    public static func pdf(scans: [(width: Int, height: Int, pixels: [UInt8])], dpi: Int = 72) -> Data {
         var chunks: [Data] = [], offsets: [Int] = []
         var size = 0
         func add(_ text: String, binary: Data? = nil) {
@@ -128,8 +128,9 @@ extension ImageFixtures {
         add("<< /Type /Pages /Kids [\(pageIDs.map { "\($0) 0 R" }.joined(separator: " "))] /Count \(scans.count) >>")
         for (i, scan) in scans.enumerated() {
             let id = pageIDs[i]
-            let draw = "q \(scan.width) 0 0 \(scan.height) 0 0 cm /Im0 Do Q"
-            add("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(scan.width) \(scan.height)] /Resources << /XObject << /Im0 \(id + 2) 0 R >> >> /Contents \(id + 1) 0 R >>")
+            let (w, h) = (Double(scan.width * 72) / Double(dpi), Double(scan.height * 72) / Double(dpi))
+            let draw = "q \(w) 0 0 \(h) 0 0 cm /Im0 Do Q"
+            add("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(w) \(h)] /Resources << /XObject << /Im0 \(id + 2) 0 R >> >> /Contents \(id + 1) 0 R >>")
             add("<< /Length \(draw.utf8.count) >>\nstream\n", binary: Data(draw.utf8))
             add("<< /Type /XObject /Subtype /Image /Width \(scan.width) /Height \(scan.height) /ColorSpace /DeviceGray /BitsPerComponent 8 /Length \(scan.pixels.count) >>\nstream\n",
                 binary: Data(scan.pixels))

@@ -19,6 +19,30 @@ import Testing
         #expect(low.image.width == 612 && low.image.height == 792 && low.image.format == .rgb)
     }
 
+    @Test("a page that is one scanned image is rendered at that image's resolution, read from its dictionary")
+    func scanResolution() throws {
+        let pixels = (0..<(300 * 200)).map { UInt8(truncatingIfNeeded: $0 % 251) }
+        let data = ImageFixtures.pdf(scans: [(300, 200, pixels)], dpi: 150)
+        let page = try ImageSource(name: "scan.pdf", data: data).page(0, luminanceOnly: true)
+        // 300 dpi asked for, but the scan has 150: its own pixels come back, not an enlargement.
+        #expect(page.resolution == 150 && page.image.width == 300 && page.image.height == 200)
+        #expect(page.image.pixels == pixels)
+        let fine = try ImageSource(name: "scan.pdf", data: data, pdfResolution: 100).page(0)
+        #expect(fine.resolution == 100 && fine.image.width == 200)
+
+        try data.withUnsafeBytes { raw in
+            let qpdf = try QPDF(borrowing: raw, name: "scan.pdf")
+            let size = qpdf.soleImagePixels(ofPage: 0)
+            #expect(size?.width == 300 && size?.height == 200)
+            #expect(qpdf.soleImagePixels(ofPage: 1) == nil)
+        }
+        let text = ImageFixtures.pdf(pages: ["Only text"])
+        try text.withUnsafeBytes { raw in
+            let qpdf = try QPDF(borrowing: raw, name: "text.pdf")
+            #expect(qpdf.soleImagePixels(ofPage: 0) == nil)
+        }
+    }
+
     @Test("bad PDFs are refused with one line that says what is wrong", arguments: [
         ("encrypted", ImageFixtures.pdf(pages: ["secret"], encrypted: true), InputError.Code.encrypted, "encrypted PDF and needs a password"),
         ("damaged", Data("%PDF-1.4\n1 0 obj\n<< garbage\n%%EOF\n".utf8), .corrupt, "damaged PDF"),

@@ -110,6 +110,34 @@ struct SearchablePDFTests {
         #expect(abs(page.image.width - 1200) <= 2 && abs(page.image.height - 900) <= 2, "\(page.image.width)x\(page.image.height)")
     }
 
+    @Test("a scanned PDF in, searchable PDF out: each page keeps its own pixels and size, the recognised words laid over it")
+    func scannedPDF() async throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scans = try ["clean.png", "lowres.png"].map { try ImageSource.open(path: CLI.sample($0)).page(0, luminanceOnly: true).image.grayscale() }
+        let input = dir.appendingPathComponent("scans.pdf")
+        try ImageFixtures.pdf(scans: scans.map { ($0.width, $0.height, $0.pixels) }, dpi: 150).write(to: input)
+        let text = try await CLI.run(["--dpi", "150", input.path])
+        let pdf = try await CLI.run(["--dpi", "150", "--format", "pdf", "-o", dir.appendingPathComponent("out").path, input.path])
+        #expect(text.status == 0 && pdf.status == 0, "\(pdf.stderr)")
+        let output = try Data(contentsOf: dir.appendingPathComponent("out/scans.pdf"))
+        let before = try ImageSource(name: "scans.pdf", data: Data(contentsOf: input)), after = try ImageSource(name: "out.pdf", data: output)
+        #expect(after.pageCount == 2)
+        for i in 0..<2 {
+            // Lossless: rendered at the scan's resolution, the page gives the scan's pixels back
+            // (Tesseract's own page image would be a JPEG), at the page's size in points.
+            let page = try after.page(i, luminanceOnly: true)
+            #expect(page.rendering == (try before.page(i, luminanceOnly: true)).rendering)
+            #expect(page.image.width == scans[i].width && page.image.pixels == scans[i].pixels)
+        }
+        let layers = Self.textLayer(output)
+        for (recognised, layer) in zip(text.stdout.components(separatedBy: "\u{0C}"), layers) {
+            let words = recognised.split(whereSeparator: \.isWhitespace).map(String.init)
+            let found = Set(layer.split(whereSeparator: \.isWhitespace).map(String.init))
+            #expect(words.count > 5 && words.filter(found.contains).count == words.count, "\(words) against \(layer)")
+        }
+    }
+
     @Test("photos in, one PDF out on stdout: its pages are the flattened pages")
     func photos() async throws {
         let dir = try CLI.temporaryDirectory()

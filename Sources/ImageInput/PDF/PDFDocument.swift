@@ -17,6 +17,9 @@ final class PDFDocument: Sendable {
     }
 
     private let idle = Mutex<[Handle]>([])
+    /// qpdf's reading of the same bytes, for what Poppler's GLib API does not tell without
+    /// decoding (an image's pixel size); nil when qpdf cannot read the file.
+    private let structure: Mutex<QPDF?>
     /// The bytes Poppler reads from without copying, at an address that stays put as long as
     /// the documents (a `Data`'s bytes are only pinned inside `withUnsafeBytes`).
     private nonisolated(unsafe) let bytes: UnsafeMutableRawBufferPointer
@@ -42,6 +45,7 @@ final class PDFDocument: Sendable {
         }
         pageCount = Int(poppler_document_get_n_pages(first.document))
         idle.withLock { $0.append(first) }
+        structure = Mutex(try? QPDF(borrowing: UnsafeRawBufferPointer(rebasing: bytes[..<data.count]), name: "the PDF"))
     }
 
     private var pdfBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: bytes[..<length]) }
@@ -63,6 +67,7 @@ final class PDFDocument: Sendable {
 
     deinit {
         for handle in idle.withLock({ $0 }) { g_object_unref(UnsafeMutableRawPointer(handle.document)) }
+        structure.withLock { $0 = nil }  // qpdf reads the bytes in place
         bytes.deallocate()
     }
 
@@ -84,6 +89,12 @@ final class PDFDocument: Sendable {
             poppler_page_get_size(page, &w, &h)
             return (w, h)
         }
+    }
+
+    /// Page `index`'s /Rotate in degrees, as qpdf reads it (inherited from the page tree too);
+    /// nil when qpdf cannot read the file.
+    func rotation(of index: Int) -> Int? {
+        structure.withLock { $0?.rotation(ofPage: index) }
     }
 
     /// The text page `index` already carries (a born-digital page, or an earlier OCR's layer);
@@ -113,12 +124,18 @@ final class PDFDocument: Sendable {
             let mapping = data.assumingMemoryBound(to: PopplerImageMapping.self).pointee
             let area = mapping.area
             // The image must fill the page (within 2 %), or it is a figure on a page of text.
-            guard abs(area.x2 - area.x1) >= 0.98 * w, abs(area.y2 - area.y1) >= 0.98 * h,
-                  let image = poppler_page_get_image(page, mapping.image_id)
-            else { return nil }
-            defer { cairo_surface_destroy(image) }
-            let pixels = Double(cairo_image_surface_get_width(image))
-            return pixels > 0 ? pixels / (abs(area.x2 - area.x1) / 72) : nil
+            guard abs(area.x2 - area.x1) >= 0.98 * w, abs(area.y2 - area.y1) >= 0.98 * h else { return nil }
+            // The image's own size, from its dictionary; decoding it (Poppler's only way)
+            // costs as much as rendering the page, so that is the fallback.
+            var pixels = structure.withLock { $0?.soleImagePixels(ofPage: index) }
+            if pixels == nil, let image = poppler_page_get_image(page, mapping.image_id) {
+                pixels = (Int(cairo_image_surface_get_width(image)), Int(cairo_image_surface_get_height(image)))
+                cairo_surface_destroy(image)
+            }
+            guard let pixels, pixels.width > 0, pixels.height > 0 else { return nil }
+            // Pixels per inch over the area it covers, the same whichever way it is turned.
+            let inches = abs(area.x2 - area.x1) * abs(area.y2 - area.y1) / (72 * 72)
+            return (Double(pixels.width) * Double(pixels.height) / inches).squareRoot()
         }
     }
 

@@ -28,6 +28,14 @@ extension ImageSource {
         return (text, PageRendering(widthPoints: w, heightPoints: h, dpi: dpi), Int((w * scale).rounded()), Int((h * scale).rounded()))
     }
 
+    /// Whether page `index` can keep its own content in a searchable PDF, with the recognised
+    /// text laid over it: a PDF page without text of its own (a scan; a layer over text
+    /// would double it) that is not turned by /Rotate (its rendering would be).
+    public func takesTextLayer(page index: Int) -> Bool {
+        guard let pdf else { return false }
+        return pdf.rotation(of: index) == 0 && pdf.text(of: index) == nil
+    }
+
     /// The PDF's bytes, for copying a page unchanged; nil for an image file.
     public var pdfData: Data? { pdf == nil ? nil : bytes }
 

@@ -60,6 +60,16 @@ public struct ScanPage: Sendable {
         return nil
     }
 
+    /// Whether the image is still the source's own pixel grid: no step has moved a pixel.
+    public var keepsSourceGeometry: Bool {
+        steps.allSatisfy { step in
+            switch step {
+            case .decoded, .oriented, .filtered, .rendered: true
+            case .perspective: false
+            }
+        }
+    }
+
     /// 1-based page number, as users count.
     public var number: Int { index + 1 }
 

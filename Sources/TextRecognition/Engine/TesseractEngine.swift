@@ -107,20 +107,22 @@ final class TesseractEngine {
         let tsv = renderings.contains(.tsv) ? takeString(TessBaseAPIGetTsvText(handle, page)) : nil
         let hocr = renderings.contains(.hocr) ? takeString(TessBaseAPIGetHOCRText(handle, page)) : nil
         let alto = renderings.contains(.alto) ? takeString(TessBaseAPIGetAltoText(handle, page)) : nil
-        let pdf = renderings.contains(.pdf) ? try searchablePDF() : nil
+        let pdf = renderings.contains(.pdfTextLayer) ? try searchablePDF(textOnly: true)
+            : renderings.contains(.pdf) ? try searchablePDF(textOnly: false) : nil
         return EngineOutput(text: text, confidence: max(confidence, 0), words: words, tsv: tsv, hocr: hocr, alto: alto, pdf: pdf)
     }
 
     /// The recognised page through Tesseract's own PDF renderer, which writes a file: one
     /// document of one page, in a private temporary directory, read back and removed.
-    private func searchablePDF() throws(RecognitionError) -> Data {
+    /// `textOnly` leaves the image out: the invisible text alone.
+    private func searchablePDF(textOnly: Bool) throws(RecognitionError) -> Data {
         let failed = RecognitionError(.engineFailed, source: nil, "Tesseract could not write the page as PDF",
                                       remedy: "check free space in the temporary directory, and that pdf.ttf is in the tessdata directory")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scantext-pdf-\(UUID().uuidString)")
         guard (try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)) != nil else { throw failed }
         defer { try? FileManager.default.removeItem(at: directory) }
         let base = directory.appendingPathComponent("page").path
-        guard let renderer = TessPDFRendererCreate(base, configuration.resolvedTessdataDirectory, 0) else { throw failed }
+        guard let renderer = TessPDFRendererCreate(base, configuration.resolvedTessdataDirectory, textOnly ? 1 : 0) else { throw failed }
         defer { TessDeleteResultRenderer(renderer) }
         guard TessResultRendererBeginDocument(renderer, "") != 0, TessResultRendererAddImage(renderer, handle) != 0,
               TessResultRendererEndDocument(renderer) != 0,

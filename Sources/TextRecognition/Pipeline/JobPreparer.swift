@@ -12,12 +12,16 @@ struct JobPreparer {
     let keepsImages: Bool
     /// Take a PDF page's own text instead of preparing it for recognition.
     let usesExistingText: Bool
+    /// A searchable PDF is made: a PDF page that keeps its geometry keeps its own content too,
+    /// under a text layer (`textLayerPage`).
+    let laysTextOverPDFPages: Bool
 
-    init(crop: CropMode, limits: DecodeLimits, keepsImages: Bool, usesExistingText: Bool = false) {
+    init(crop: CropMode, limits: DecodeLimits, keepsImages: Bool, usesExistingText: Bool = false, laysTextOverPDFPages: Bool = false) {
         preparer = PagePreparer(crop: crop)
         self.limits = limits
         self.keepsImages = keepsImages
         self.usesExistingText = usesExistingText
+        self.laysTextOverPDFPages = laysTextOverPDFPages
     }
 
     /// The result so far and, unless it failed or `flatten` is false (an outline is all that
@@ -90,6 +94,9 @@ struct JobPreparer {
         result.pageHeight = page.image.height
         result.steps = page.steps
         if keepsImages { result.correctedImage = page.image }
+        if laysTextOverPDFPages, page.keepsSourceGeometry, case .decode(let image, let index) = job.work, image.takesTextLayer(page: index) {
+            result.textLayerPage = OriginalPDFPage(source: image, index: index)
+        }
         return page
     }
 }
@@ -105,6 +112,7 @@ extension RecognizedPage {
         result.hocr = nil
         result.alto = nil
         result.pdf = nil
+        result.textLayerPage = nil
         return result
     }
 }

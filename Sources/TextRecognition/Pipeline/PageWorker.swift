@@ -4,27 +4,37 @@ import Glibc
 import Foundation
 import ScanCore
 
-/// One worker of the recognizer: it owns one Tesseract engine, made on first use and reused for
-/// every page this worker recognises. It never leaves the Dispatch block that created it.
+/// One worker of the recognizer: it owns one Tesseract engine, made on first use (or borrowed
+/// from a pool) and reused for every page this worker recognises. It never leaves the Dispatch
+/// block that created it.
 final class PageWorker {
     private let options: RecognitionOptions
     private let cancel: CancellationFlag
     private let hooks: PipelineHooks
     private let preparing: JobPreparer
+    private let pool: EnginePool?
     private var engine: Result<TesseractEngine, RecognitionError>?
 
-    init(options: RecognitionOptions, cancel: CancellationFlag, hooks: PipelineHooks = PipelineHooks()) {
+    init(options: RecognitionOptions, cancel: CancellationFlag, pool: EnginePool? = nil, hooks: PipelineHooks = PipelineHooks()) {
         self.options = options
         self.cancel = cancel
+        self.pool = pool
         self.hooks = hooks
         preparing = JobPreparer(crop: options.crop, limits: options.limits, keepsImages: options.keepsPreparedImages,
-                                usesExistingText: options.pdfText == .use)
+                                usesExistingText: options.pdfText == .use, laysTextOverPDFPages: options.renderings.contains(.pdf))
     }
 
     private func startedEngine() throws(RecognitionError) -> TesseractEngine {
         if engine == nil {
             do throws(RecognitionError) {
-                engine = .success(try TesseractEngine(options.engine))
+                if let pool {
+                    guard let borrowed = try pool.borrow(options.engine, cancel: cancel) else {
+                        throw RecognitionError(.cancelled, source: nil, "cancelled before an engine was free", remedy: "")
+                    }
+                    engine = .success(borrowed)
+                } else {
+                    engine = .success(try TesseractEngine(options.engine))
+                }
             } catch {
                 engine = .failure(error)
             }
@@ -34,6 +44,12 @@ final class PageWorker {
         case .failure(let error)?: throw error
         case nil: throw RecognitionError(.engineFailed, source: nil, "no engine", remedy: "")
         }
+    }
+
+    /// Gives a borrowed engine back to its pool; the worker is done.
+    func finish() {
+        if let pool, case .success(let borrowed)? = engine { pool.giveBack(borrowed) }
+        engine = nil
     }
 
     /// Decodes the page, finds its outline and flattens it: everything before Tesseract. A page
@@ -67,11 +83,13 @@ final class PageWorker {
         let resolution = options.dpi ?? (page.quad == nil ? page.resolution : nil)
         let engine = try startedEngine()
         result.timings.engine = clock.lap()
+        var renderings = options.renderings
+        if result.textLayerPage != nil, renderings.remove(.pdf) != nil { renderings.insert(.pdfTextLayer) }
         let output: EngineOutput
         do throws(RecognitionError) {
             output = try engine.recognize(
                 page.image, resolution: resolution, deadline: options.pageTimeout, pageNumber: result.page,
-                renderings: options.renderings, cancel: cancel)
+                renderings: renderings, cancel: cancel)
         } catch {
             throw error.about(prepared.name)
         }

@@ -10,6 +10,8 @@ public enum TesseractRendering: Sendable, Hashable {
     case alto
     /// A one-page searchable PDF of the page as recognised.
     case pdf
+    /// The text layer of that PDF alone, to lay over the page's original in a PDF input.
+    case pdfTextLayer
 }
 
 /// Everything that shapes a recognition run.

@@ -19,17 +19,22 @@ import Synchronization
 /// cooperative pool.
 public final class TextRecognizer: Sendable {
     public let options: RecognitionOptions
+    /// Engines borrowed instead of started, when the recognizer outlives a run (a server).
+    public let engines: EnginePool?
     let hooks: PipelineHooks
     private let workQueue = DispatchQueue(label: "scantext.recognizer.workers", qos: .userInitiated, attributes: .concurrent)
 
     /// Checks the options (language data above all) before any page is read.
-    public convenience init(options: RecognitionOptions = RecognitionOptions()) throws(RecognitionError) {
-        try self.init(options: options, hooks: PipelineHooks())
+    /// `engines`: a pool shared with other recognizers, whose engines every worker borrows
+    /// (and waits for while all are lent); without one, each worker starts its own.
+    public convenience init(options: RecognitionOptions = RecognitionOptions(), engines: EnginePool? = nil) throws(RecognitionError) {
+        try self.init(options: options, engines: engines, hooks: PipelineHooks())
     }
 
-    init(options: RecognitionOptions, hooks: PipelineHooks) throws(RecognitionError) {
+    init(options: RecognitionOptions, engines: EnginePool? = nil, hooks: PipelineHooks) throws(RecognitionError) {
         try options.engine.validate()
         self.options = options
+        self.engines = engines
         self.hooks = hooks
     }
 
@@ -42,7 +47,7 @@ public final class TextRecognizer: Sendable {
         onPage: @escaping @Sendable (RecognizedPage) -> Void,
         completion: @escaping @Sendable (RecognitionSummary) -> Void
     ) -> RecognitionTask {
-        let options = self.options, hooks = self.hooks
+        let options = self.options, hooks = self.hooks, engines = self.engines
         let run = PipelineRun(
             inputs: AnyIterator(inputs.makeIterator()), jobs: options.jobs, limits: options.limits,
             pdfResolution: options.pdfResolution, label: "recognizer",
@@ -50,7 +55,7 @@ public final class TextRecognizer: Sendable {
         let scheduler = Scheduler(workers: options.jobs, run: run, alwaysPrepareAhead: hooks.alwaysPrepareAhead)
         for id in 0..<options.jobs {
             workQueue.async(group: run.workers) {
-                Self.work(id: id, options: options, hooks: hooks, run: run, scheduler: scheduler)
+                Self.work(id: id, options: options, engines: engines, hooks: hooks, run: run, scheduler: scheduler)
                 // The worker and its engine are gone. While others are still at work, this
                 // core would only wait: it hands the freed memory back to the system now.
                 #if canImport(Glibc)
@@ -63,8 +68,11 @@ public final class TextRecognizer: Sendable {
     }
 
     /// One worker's loop: its engine lives as long as this call.
-    private static func work(id: Int, options: RecognitionOptions, hooks: PipelineHooks, run: PipelineRun, scheduler: Scheduler) {
-        let worker = PageWorker(options: options, cancel: run.task.abandonFlag, hooks: hooks)
+    private static func work(
+        id: Int, options: RecognitionOptions, engines: EnginePool?, hooks: PipelineHooks, run: PipelineRun, scheduler: Scheduler
+    ) {
+        let worker = PageWorker(options: options, cancel: run.task.abandonFlag, pool: engines, hooks: hooks)
+        defer { worker.finish() }
         var holdsRoom = false
         while true {
             switch scheduler.nextStep(worker: id, holdsRoom: &holdsRoom) {

@@ -106,8 +106,11 @@ public struct RecognizedPage: Sendable {
     public var tsv: String?
     public var hocr: String?
     public var alto: String?
-    /// The page as a one-page searchable PDF, when asked for (`--format pdf`).
+    /// The page as a one-page searchable PDF, when asked for (`--format pdf`); with
+    /// `textLayerPage`, its text layer alone.
     public var pdf: Data?
+    /// The PDF page `pdf` is a text layer for: the page is kept as it is, the layer over it.
+    public var textLayerPage: OriginalPDFPage?
     /// For a PDF page whose own text was taken (`PDFTextMode.use`): the page, to copy unchanged.
     public var originalPage: OriginalPDFPage?
     /// The page as recognised, when the options keep it (for `--save-pages`).
