@@ -45,12 +45,16 @@ let package = Package(
         .library(name: "TextRecognition", targets: ["TextRecognition"]),
         .library(name: "ScanOutput", targets: ["ScanOutput"]),
         .library(name: "ScanBatch", targets: ["ScanBatch"]),
+        .library(name: "ScanServer", targets: ["ScanServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.5.0"),
     ],
     targets: [
         // C libraries, one system-library module each. Tesseract is linked directly, not
@@ -70,7 +74,7 @@ let package = Package(
             ]
         ),
 
-        // input → geometry → preparation → recognition → output → batch → command line
+        // input → geometry → preparation → recognition → output → batch or server → command line
         .target(
             name: "ImageInput",
             dependencies: ["CTesseract", "CTurboJPEG", "CPoppler", "CQPDF", "ScanCore", .product(name: "SystemPackage", package: "swift-system")],
@@ -89,10 +93,22 @@ let package = Package(
                 "ImageInput", "TextRecognition", "ScanOutput", .product(name: "SystemPackage", package: "swift-system"),
             ],
             swiftSettings: staticRuntimeCompile),
+        // The recognizer over HTTP: the same stages as the command line, one engine pool.
+        .target(
+            name: "ScanServer",
+            dependencies: [
+                "ImageInput", "PagePreparation", "ScanCore", "TextRecognition", "ScanOutput",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.embedInCode("openapi.yaml")],
+            swiftSettings: staticRuntimeCompile),
         .target(
             name: "ScanCLI",
             dependencies: [
-                "ImageInput", "PagePreparation", "ScanCore", "TextRecognition", "ScanOutput", "ScanBatch",
+                "ImageInput", "PagePreparation", "ScanCore", "TextRecognition", "ScanOutput", "ScanBatch", "ScanServer",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: staticRuntimeCompile),

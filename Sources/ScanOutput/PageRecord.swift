@@ -61,6 +61,10 @@ public struct PageRecord: Encodable, Sendable {
         if view == .outline {
             try c.encode(quad, forKey: .quad)
             try c.encode(Self.round(page.detectionConfidence ?? 0, 3), forKey: .confidence)
+            if let error = page.error {
+                try c.encode(error.message, forKey: .error)
+                try c.encode(error.code.description, forKey: .error_code)
+            }
             return
         }
         if let quad {

@@ -4,4 +4,4 @@ import ScanCLI
 ProcessTuning.requireKernelCPU()
 ProcessTuning.keepFreedMemoryForReuse()
 TesseractHooks.install()
-ScantextCommand.main()
+await ScantextCommand.runFromCommandLine()
