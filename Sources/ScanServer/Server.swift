@@ -23,6 +23,7 @@ public enum Server {
         let service = RecognitionService(configuration: configuration, logger: logger)
         let router = Router()
         router.middlewares.add(RequestLogMiddleware(logger: logger, metrics: service.metrics))
+        router.middlewares.add(MethodCheckMiddleware())
         if let token = configuration.token { router.middlewares.add(AccessTokenMiddleware(token: Array(token.utf8))) }
         Routes(service: service, configuration: configuration).add(to: router)
 

@@ -50,6 +50,10 @@ struct ServeTests {
             #expect(detect.status == 200)
             #expect(Self.withoutSourceAndTimings(detect.text) == Self.withoutSourceAndTimings(cliDetect.stdout))
 
+            let wrongMethod = try HTTP.request(server, "GET", "/v1/recognize")
+            #expect(wrongMethod.status == 405 && wrongMethod.header("allow") == "POST")
+            #expect(try HTTP.request(server, "GET", "/nowhere").status == 404)
+
             let metrics = try HTTP.request(server, "GET", "/metrics")
             #expect(metrics.status == 200 && metrics.header("content-type")?.hasPrefix("text/plain") == true)
             #expect(metrics.text.contains(#"scantext_pages_total{outcome="ok"} 8"#), "\(metrics.text)")
