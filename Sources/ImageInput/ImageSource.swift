@@ -21,6 +21,7 @@ public final class ImageSource: Sendable {
     public let damage: InputError?
     /// A TIFF's page sizes from its directories, to refuse a huge page before decoding it.
     private let pageSizes: [[Int]]
+    /// The image file's bytes; empty for a PDF, whose `PDFDocument` holds them.
     let bytes: Data
 
     public enum ImageFormat: String, Sendable {
@@ -160,7 +161,8 @@ public final class ImageSource: Sendable {
         self.name = name
         self.pdfResolution = pdfResolution
         format = .pdf
-        bytes = data
+        // The PDF's bytes are kept once, by the document (`pdfData` copies them when asked).
+        bytes = Data()
         pageSizes = []
         do throws(PDFDocument.Failure) {
             pdf = try PDFDocument(data)

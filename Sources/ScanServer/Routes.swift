@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import ImageInput
 import NIOCore
 import PagePreparation
 import ScanCore
@@ -13,19 +14,13 @@ struct Routes {
     func add(to router: Router<BasicRequestContext>) {
         router.post("/v1/recognize") { request, context in
             await answer { () async throws(APIError) -> Response in
-                let options = try RequestOptions(query: query(request), defaults: configuration.recognition)
-                let ticket = try service.admit()
-                let body = try await upload(request)
-                let source = try service.source(body, options: options.recognition)
+                let (options, ticket, source) = try await admitted(request)
                 return try service.recognize(source, options: options, ticket: ticket)
             }
         }
         router.post("/v1/detect") { request, context in
             await answer { () async throws(APIError) -> Response in
-                let options = try RequestOptions(query: query(request), defaults: configuration.recognition)
-                let ticket = try service.admit()
-                let body = try await upload(request)
-                let source = try service.source(body, options: options.recognition)
+                let (options, ticket, source) = try await admitted(request)
                 return await service.detect(source, crop: options.recognition.crop, ticket: ticket)
             }
         }
@@ -46,6 +41,15 @@ struct Routes {
         router.get("/openapi.yaml") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/yaml"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: PackageResources.openapi_yaml)))
         }
+    }
+
+    /// A request's options (checked before anything is read), its place in the service, and
+    /// its upload opened as an image or PDF.
+    private func admitted(_ request: Request) async throws(APIError) -> (RequestOptions, Admission.Ticket, ImageSource) {
+        let options = try RequestOptions(query: query(request), defaults: configuration.recognition)
+        let ticket = try service.admit()
+        let source = try service.source(try await upload(request), options: options.recognition)
+        return (options, ticket, source)
     }
 
     /// The query's parameters, the last of each name winning.

@@ -173,6 +173,21 @@ struct ServeTests {
         }
     }
 
+    @Test("a page over --page-timeout is that page's error in the answer, which is still complete and 200")
+    func pageTimeout() async throws {
+        let multipage = try Self.data("multipage.tif")
+        try await offload {
+            let server = try ServerProcess(["--jobs", "1", "--page-timeout", "0.0001"])
+            defer { server.stop() }
+            let r = try HTTP.request(server, "POST", "/v1/recognize?format=jsonl", body: multipage)
+            #expect(r.status == 200)
+            let records = r.text.split(separator: "\n").compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+            #expect(records.map { $0["page"] as? Int } == [1, 2, 3])
+            #expect(records.allSatisfy { $0["error_code"] as? String == "timed-out" }, "\(r.text.prefix(400))")
+            #expect(try HTTP.request(server, "GET", "/metrics").text.contains(#"scantext_pages_total{outcome="error"} 3"#))
+        }
+    }
+
     @Test("a client that hangs up: its pages are cancelled and the engines go back to the pool")
     func disconnect() async throws {
         let multipage = try Self.data("multipage.tif")

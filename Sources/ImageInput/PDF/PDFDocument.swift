@@ -50,6 +50,9 @@ final class PDFDocument: Sendable {
 
     private var pdfBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: bytes[..<length]) }
 
+    /// A copy of the PDF's bytes.
+    var data: Data { Data(pdfBytes) }
+
     private static func open(_ raw: UnsafeRawBufferPointer) throws(Failure) -> Handle {
         var error: UnsafeMutablePointer<GError>?
         let gbytes = g_bytes_new_static(raw.baseAddress, gsize(raw.count))

@@ -37,7 +37,7 @@ extension ImageSource {
     }
 
     /// The PDF's bytes, for copying a page unchanged; nil for an image file.
-    public var pdfData: Data? { pdf == nil ? nil : bytes }
+    public var pdfData: Data? { pdf?.data }
 
     /// `pdfResolution`, or less for a page that is one image: no finer than that image.
     private func renderResolution(_ pdf: PDFDocument, _ index: Int) -> Int {
