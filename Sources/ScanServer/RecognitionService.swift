@@ -103,7 +103,7 @@ final class RecognitionService: Sendable {
                 for try await chunk in stream {
                     switch chunk {
                     case .bytes(let bytes): try await writer.write(bytes)
-                    case .file(let path): try await Self.send(file: path, to: &writer)
+                    case .file(let file): try await Self.send(file: file, to: &writer)
                     }
                 }
             } catch {
@@ -116,10 +116,9 @@ final class RecognitionService: Sendable {
         return Response(status: .ok, headers: [.contentType: format.contentType], body: body)
     }
 
-    /// Sends a file a mebibyte at a time, then removes it, sent or not.
-    private static func send(file path: String, to writer: inout any ResponseBodyWriter) async throws {
-        defer { unlink(path) }
-        guard let handle = FileHandle(forReadingAtPath: path) else { throw PDFBook.Failure(description: "the PDF could not be read back") }
+    /// Sends a file a mebibyte at a time.
+    private static func send(file: ResponseFile, to writer: inout any ResponseBodyWriter) async throws {
+        guard let handle = FileHandle(forReadingAtPath: file.path) else { throw PDFBook.Failure(description: "the PDF could not be read back") }
         defer { try? handle.close() }
         while let data = try handle.read(upToCount: 1 << 20), !data.isEmpty {
             try await writer.write(ByteBuffer(bytes: data))

@@ -42,19 +42,27 @@ final class ResponseOutput: Sendable {
             let footer = renderer.withLock { $0.footer() }
             return footer.isEmpty ? nil : .bytes(ByteBuffer(string: footer))
         }
-        return .file(try book.withLock { (book: inout PDFBook.Builder?) throws(PDFBook.Failure) -> String in
+        return .file(try book.withLock { (book: inout PDFBook.Builder?) throws(PDFBook.Failure) -> ResponseFile in
             defer { book = nil }
             guard let builder = book else { throw PDFBook.Failure(description: "no page could be recognised, so there is no PDF") }
             let file = try builder.finish()
             let kept = NSTemporaryDirectory() + "scantext-response-\(UUID().uuidString).pdf"
             guard rename(file, kept) == 0 else { throw PDFBook.Failure(description: "the PDF could not be moved out of its working directory") }
-            return kept
+            return ResponseFile(path: kept)
         })
     }
 }
 
-/// A piece of a response: bytes, or a file to send and then remove.
+/// A piece of a response: bytes, or a file to send.
 enum ResponseChunk: Sendable {
     case bytes(ByteBuffer)
-    case file(String)
+    case file(ResponseFile)
+}
+
+/// A file made for one response, removed when the last reference goes: once it is sent, or
+/// when the response is dropped unsent (the client left).
+final class ResponseFile: Sendable {
+    let path: String
+    init(path: String) { self.path = path }
+    deinit { unlink(path) }
 }

@@ -22,8 +22,11 @@ struct ServeTests {
         let cliJSONL = try await CLI.run(["--format", "jsonl", CLI.sample("multipage.tif")])
         let cliDetect = try await CLI.run(["detect", "--format", "jsonl", CLI.sample("noisy.jpg")])
         let clean = try Self.data("clean.png"), multipage = try Self.data("multipage.tif"), noisy = try Self.data("noisy.jpg")
+        // A temporary directory of its own, to see that no response leaves a file behind.
+        let scratch = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
         try await offload {
-            let server = try ServerProcess(["--jobs", "2"])
+            let server = try ServerProcess(["--jobs", "2"], environment: ["TMPDIR": scratch.path + "/"])
             defer { server.stop() }
             #expect(try HTTP.request(server, "GET", "/healthz").text == "ok\n")
             #expect(try HTTP.request(server, "GET", "/readyz").status == 200)
@@ -69,6 +72,7 @@ struct ServeTests {
             }
             // A request line and its status in the log, on stderr.
             #expect(server.stderrText.contains("path=/v1/recognize status=200"))
+            #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty, "temporary files left behind")
         }
     }
 
@@ -191,22 +195,37 @@ struct ServeTests {
     @Test("a client that hangs up: its pages are cancelled and the engines go back to the pool")
     func disconnect() async throws {
         let multipage = try Self.data("multipage.tif")
+        let scratch = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
         try await offload {
-            let server = try ServerProcess(["--jobs", "1"])
+            let server = try ServerProcess(["--jobs", "1"], environment: ["TMPDIR": scratch.path + "/"])
             defer { server.stop() }
+            func waitUntilIdle() throws -> String {
+                let deadline = Date(timeIntervalSinceNow: 30)
+                var metrics = ""
+                repeat {
+                    usleep(100_000)
+                    metrics = try HTTP.request(server, "GET", "/metrics").text
+                } while !(metrics.contains("scantext_requests_in_flight 0.0") && metrics.contains("scantext_engines_in_use 0.0")) && Date() < deadline
+                return metrics
+            }
             let connection = try HTTP.Connection(port: server.port)
             try connection.send("POST", "/v1/recognize?format=jsonl", body: multipage, headers: [:])
             _ = try connection.readHead()
             connection.close()
-            let deadline = Date(timeIntervalSinceNow: 30)
-            var metrics = ""
-            repeat {
-                usleep(100_000)
-                metrics = try HTTP.request(server, "GET", "/metrics").text
-            } while !(metrics.contains("scantext_requests_in_flight 0.0") && metrics.contains("scantext_engines_in_use 0.0")) && Date() < deadline
+            let metrics = try waitUntilIdle()
             #expect(metrics.contains("scantext_requests_in_flight 0.0") && metrics.contains("scantext_engines_in_use 0.0"), "\(metrics)")
             // Not every page was read: the run stopped with the client.
             #expect(!metrics.contains(#"scantext_pages_total{outcome="ok"} 3"#), "\(metrics)")
+
+            // A PDF answer whose client leaves: nothing is left in the temporary directory.
+            let pdf = try HTTP.Connection(port: server.port)
+            try pdf.send("POST", "/v1/recognize?format=pdf", body: multipage, headers: [:])
+            _ = try pdf.readHead()
+            pdf.close()
+            _ = try waitUntilIdle()
+            usleep(500_000)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty, "temporary files left behind")
             // The engine serves the next request.
             #expect(try HTTP.request(server, "POST", "/v1/recognize?format=jsonl", body: multipage).text.split(separator: "\n").count == 3)
         }

@@ -14,9 +14,10 @@ final class ServerProcess: @unchecked Sendable {
 
     /// Starts the binary with `arguments` after `serve --port 0` and waits (up to 60 s) until it
     /// listens and, unless `waitForReady` is false, its engines are up.
-    init(_ arguments: [String] = [], waitForReady: Bool = true) throws {
+    init(_ arguments: [String] = [], environment: [String: String] = [:], waitForReady: Bool = true) throws {
         process.executableURL = URL(fileURLWithPath: CLI.binary)
         process.arguments = ["serve", "--port", "0"] + arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let stderr = Pipe()
         process.standardError = stderr
         process.standardOutput = FileHandle.nullDevice
