@@ -4,8 +4,8 @@ import Hummingbird
 /// A known path asked with a method it does not take gets 405 and `Allow`, not 404.
 struct MethodCheckMiddleware<Context: RequestContext>: RouterMiddleware {
     static var allowed: [String: Set<HTTPRequest.Method>] {
-        ["/v1/recognize": [.post], "/v1/detect": [.post], "/healthz": [.get, .head], "/readyz": [.get, .head],
-         "/metrics": [.get, .head], "/openapi.yaml": [.get, .head]]
+        ["/v1/recognize": [.post], "/v1/detect": [.post], "/healthz": [.get], "/readyz": [.get],
+         "/metrics": [.get], "/openapi.yaml": [.get]]
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

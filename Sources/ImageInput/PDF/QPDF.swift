@@ -46,9 +46,8 @@ package final class QPDF {
     /// image's dictionary without decoding it; nil when the page uses no image, several, or a
     /// form (whose contents this does not look into).
     package func soleImagePixels(ofPage index: Int) -> (width: Int, height: Int)? {
-        defer { qpdf_oh_release_all(handle) }
-        let page = qpdf_get_page_n(handle, index)
-        guard qpdf_oh_is_initialized(handle, page) == QPDF_TRUE else { return nil }
+        defer { release() }
+        guard let page = page(index) else { return nil }
         let xobjects = qpdf_oh_get_key(handle, qpdf_oh_get_key(handle, page, "/Resources"), "/XObject")
         guard qpdf_oh_is_dictionary(handle, xobjects) == QPDF_TRUE else { return nil }
         var keys: [String] = []
@@ -75,13 +74,26 @@ package final class QPDF {
 
     /// Page `index`'s /Rotate in degrees, 0 to 270; nil when there is no such page.
     package func rotation(ofPage index: Int) -> Int? {
-        defer { qpdf_oh_release_all(handle) }
-        let page = qpdf_get_page_n(handle, index)
-        guard qpdf_oh_is_initialized(handle, page) == QPDF_TRUE else { return nil }
+        defer { release() }
+        guard let page = page(index) else { return nil }
         let rotate = qpdf_oh_get_key(handle, page, "/Rotate")
         guard qpdf_oh_is_integer(handle, rotate) == QPDF_TRUE else { return 0 }
         let degrees = Int(qpdf_oh_get_int_value(handle, rotate)) % 360
         return degrees < 0 ? degrees + 360 : degrees
+    }
+
+    /// Page `index`'s object, or nil when there is no such page.
+    private func page(_ index: Int) -> qpdf_oh? {
+        guard index >= 0, index < Int(qpdf_get_num_pages(handle)) else { return nil }
+        let page = qpdf_get_page_n(handle, index)
+        return qpdf_oh_is_initialized(handle, page) == QPDF_TRUE ? page : nil
+    }
+
+    /// Releases a query's object handles and takes any error it left: qpdf prints an error
+    /// nobody took to stderr when the handle is cleaned up.
+    private func release() {
+        qpdf_oh_release_all(handle)
+        while qpdf_has_error(handle) != 0, qpdf_get_error(handle) != nil {}
     }
 
     deinit {
