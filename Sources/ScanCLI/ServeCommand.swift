@@ -18,17 +18,23 @@ struct ServeCommand: AsyncParsableCommand {
             the requests in flight (up to --grace seconds) and exits 0.
 
             ROUTES:
-              POST /v1/recognize?format=text|jsonl|hocr|tsv|alto|pdf&lang=eng&psm=3&crop=auto|none&quad=x,y;x,y;x,y;x,y&dpi=N
-              POST /v1/detect      page outlines as JSONL (as 'scantext detect --format jsonl')
-              GET  /healthz        alive        GET /readyz   engines started
-              GET  /metrics        Prometheus   GET /openapi.yaml   the API
+              POST /v1/recognize   the text; query: format (text, jsonl, hocr, tsv,
+                                   alto, pdf), lang, psm, crop (auto, none),
+                                   quad (x,y;x,y;x,y;x,y), dpi
+              POST /v1/detect      page outlines, as 'scantext detect --format jsonl'
+              GET  /healthz        alive
+              GET  /readyz         the engines are started
+              GET  /metrics        Prometheus text format
+              GET  /openapi.yaml   the API
 
             EXAMPLES:
-              scantext serve                              http://127.0.0.1:8080, one engine per core
-              scantext serve --host 0.0.0.0 --port 9000 --token-file /run/secrets/scantext
+              scantext serve       http://127.0.0.1:8080, one engine per core
+              scantext serve --host 0.0.0.0 --token-file /run/secrets/token
               curl --data-binary @photo.jpg localhost:8080/v1/recognize
-              curl --data-binary @scan.pdf 'localhost:8080/v1/recognize?format=pdf' -o searchable.pdf
-              curl -N --data-binary @book.pdf 'localhost:8080/v1/recognize?format=jsonl'
+              curl --data-binary @scan.pdf \\
+                   'localhost:8080/v1/recognize?format=pdf' -o searchable.pdf
+              curl -N --data-binary @book.pdf \\
+                   'localhost:8080/v1/recognize?format=jsonl'
 
             A bad upload gets 415 (not an image or PDF) or 422 (damaged, empty, encrypted, \
             over a limit), a body over --max-upload-mb gets 413, a full queue gets 503 with \
@@ -43,7 +49,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Port to listen on; 0 picks a free one (reported on stderr).")
     var port = 8080
 
-    @OptionGroup(title: "Recognition defaults (a request's query overrides lang and psm)")
+    @OptionGroup(title: "Recognition defaults (a request's query may set lang, psm and dpi)")
     var engine: EngineOptions
 
     @OptionGroup(title: "Workers")
