@@ -72,6 +72,7 @@ struct ServeCommand: AsyncParsableCommand {
         if !(0...100_000).contains(queue) { throw ValidationError("--queue must be 0 to 100000, got \(queue)") }
         if !(1...100_000).contains(maxUploadMb) { throw ValidationError("--max-upload-mb must be 1 to 100000, got \(maxUploadMb)") }
         if !(grace >= 0) { throw ValidationError("--grace must be zero or more seconds") }
+        if let tokenFile { _ = try Self.token(from: tokenFile) }
     }
 
     func run() async throws {

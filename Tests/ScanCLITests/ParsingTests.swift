@@ -61,6 +61,11 @@ import Testing
         (["detect", "--exclude", "x", "d"], "add --recursive"),
         (["detect", "--jobs", "300", "d"], "--jobs must be 1 to 256"),
         (["detect", "--format", "tsv", "d"], "--format"),
+        (["serve", "--port", "70000"], "--port must be 0 to 65535"),
+        (["serve", "--max-upload-mb", "0"], "--max-upload-mb must be 1 to 100000"),
+        (["serve", "--grace=-1"], "--grace must be zero or more seconds"),
+        (["serve", "--psm", "14"], "--psm must be 0 to 13"),
+        (["serve", "--token-file", "/nonexistent/token"], "--token-file /nonexistent/token cannot be read"),
     ])
     func usageErrors(_ arguments: [String], _ fragment: String) {
         do {
