@@ -1,8 +1,9 @@
 import Synchronization
 
 /// Bounds the requests the service holds at once, so that memory cannot grow without bound:
-/// a request is admitted with a ticket, and its place is free again when the last reference
-/// to the ticket goes (the run's completion and the response body both hold one).
+/// a request is admitted with a ticket, and its place is free again when the ticket is
+/// released: by the response once its last byte is ready, or when the last reference to it
+/// goes (a response dropped unsent).
 final class Admission: Sendable {
     let limit: Int
     private let count = Atomic<Int>(0)
@@ -33,10 +34,18 @@ final class Admission: Sendable {
         changed(count.subtract(1, ordering: .acquiringAndReleasing).newValue)
     }
 
-    /// A place in the service, given back when it is released.
+    /// A place in the service, given back once.
     final class Ticket: Sendable {
         private let admission: Admission
+        private let released = Atomic<Bool>(false)
         fileprivate init(_ admission: Admission) { self.admission = admission }
-        deinit { admission.leave() }
+
+        /// Gives the place back now, so that a client's next request, sent as soon as this
+        /// answer ends, finds it free.
+        func release() {
+            if !released.exchange(true, ordering: .acquiringAndReleasing) { admission.leave() }
+        }
+
+        deinit { release() }
     }
 }

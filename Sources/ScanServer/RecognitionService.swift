@@ -86,14 +86,17 @@ final class RecognitionService: Sendable {
                 continuation.finish(throwing: error)
             }
         }) { _ in
+            // The work is done: the request's place is free before its last bytes go out.
             do {
-                if let chunk = try output.finish() { continuation.yield(chunk) }
+                let last = try output.finish()
+                ticket.release()
+                if let last { continuation.yield(last) }
                 continuation.finish()
             } catch {
+                ticket.release()
                 logger.error("response failed", metadata: ["error": "\(error)"])
                 continuation.finish(throwing: error)
             }
-            withExtendedLifetime(ticket) {}
         }
         continuation.onTermination = { termination in
             if case .cancelled = termination { task.abandon() }
@@ -111,7 +114,6 @@ final class RecognitionService: Sendable {
                 throw error
             }
             try await writer.finish(nil)
-            withExtendedLifetime(ticket) {}
         }
         return Response(status: .ok, headers: [.contentType: format.contentType], body: body)
     }
@@ -137,7 +139,7 @@ final class RecognitionService: Sendable {
                 collected.withLock { $0.append(line) }
             }) { _ in done.resume(returning: collected.withLock { $0 }) }
         }
-        withExtendedLifetime(ticket) {}
+        ticket.release()
         return Response(status: .ok, headers: [.contentType: OutputFormat.jsonl.contentType],
                         body: ResponseBody(byteBuffer: ByteBuffer(string: lines.map { $0 + "\n" }.joined())))
     }
