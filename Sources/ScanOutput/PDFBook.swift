@@ -1,6 +1,7 @@
 import CQPDF
 import Foundation
 import ImageInput
+import TextRecognition
 
 /// Puts one-page searchable PDFs together into one document, in order, through qpdf: each page
 /// is copied with the objects it uses (image, text, font) and renumbered.
@@ -160,6 +161,20 @@ public enum PDFBook {
         private func next(_ kind: String) -> String {
             written += 1
             return directory + "/\(kind)-\(written).pdf"
+        }
+    }
+}
+
+extension PDFBook.Builder {
+    /// A result's page: its searchable PDF, its text layer over the input's page, or the
+    /// input's page whose own text was taken.
+    public func add(_ page: RecognizedPage) throws(PDFBook.Failure) {
+        if let pdf = page.pdf, let original = page.textLayerPage {
+            try add(page: original.index, of: original.source, textLayer: pdf)
+        } else if let pdf = page.pdf {
+            try add(pdf)
+        } else if let original = page.originalPage {
+            try add(page: original.index, of: original.source)
         }
     }
 }

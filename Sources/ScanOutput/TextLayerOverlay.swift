@@ -70,7 +70,7 @@ extension QPDF {
     /// A new direct dictionary with the entries of `dictionary` (none when it is not one).
     private func shallowCopy(_ dictionary: qpdf_oh) -> qpdf_oh {
         let copy = qpdf_oh_new_dictionary(handle)
-        for key in keys(of: dictionary, in: self) { qpdf_oh_replace_key(handle, copy, key, qpdf_oh_get_key(handle, dictionary, key)) }
+        for key in keys(of: dictionary) { qpdf_oh_replace_key(handle, copy, key, qpdf_oh_get_key(handle, dictionary, key)) }
         return copy
     }
 
@@ -81,7 +81,7 @@ extension QPDF {
         if qpdf_oh_get_object_id(o, object) != 0 { return qpdf_oh_copy_foreign_object(handle, o, object) }
         if qpdf_oh_is_dictionary(o, object) == QPDF_TRUE {
             let copy = qpdf_oh_new_dictionary(handle)
-            for key in keys(of: object, in: other) { qpdf_oh_replace_key(handle, copy, key, self.copy(qpdf_oh_get_key(o, object, key), from: other)) }
+            for key in other.keys(of: object) { qpdf_oh_replace_key(handle, copy, key, self.copy(qpdf_oh_get_key(o, object, key), from: other)) }
             return copy
         }
         if qpdf_oh_is_array(o, object) == QPDF_TRUE {
@@ -90,14 +90,5 @@ extension QPDF {
             return copy
         }
         return qpdf_oh_parse(handle, qpdf_oh_unparse_binary(o, object))
-    }
-
-    /// A dictionary's keys, read before anything else iterates (qpdf keeps one iterator per PDF).
-    private func keys(of dictionary: qpdf_oh, in pdf: QPDF) -> [String] {
-        guard qpdf_oh_is_dictionary(pdf.handle, dictionary) == QPDF_TRUE else { return [] }
-        var keys: [String] = []
-        qpdf_oh_begin_dict_key_iter(pdf.handle, dictionary)
-        while qpdf_oh_dict_more_keys(pdf.handle) == QPDF_TRUE, let key = qpdf_oh_dict_next_key(pdf.handle) { keys.append(String(cString: key)) }
-        return keys
     }
 }

@@ -23,11 +23,7 @@ final class ResponseOutput: Sendable {
         if format == .pdf {
             try book.withLock { (book: inout PDFBook.Builder?) throws(PDFBook.Failure) in
                 if book == nil { book = try PDFBook.Builder() }
-                if let pdf = page.pdf, let original = page.textLayerPage {
-                    try book?.add(page: original.index, of: original.source, textLayer: pdf)
-                } else if let pdf = page.pdf {
-                    try book?.add(pdf)
-                }
+                try book?.add(page)
             }
             return nil
         }

@@ -50,13 +50,8 @@ package final class QPDF {
         guard let page = page(index) else { return nil }
         let xobjects = qpdf_oh_get_key(handle, qpdf_oh_get_key(handle, page, "/Resources"), "/XObject")
         guard qpdf_oh_is_dictionary(handle, xobjects) == QPDF_TRUE else { return nil }
-        var keys: [String] = []
-        qpdf_oh_begin_dict_key_iter(handle, xobjects)
-        while qpdf_oh_dict_more_keys(handle) == QPDF_TRUE, let key = qpdf_oh_dict_next_key(handle) {
-            keys.append(String(cString: key))
-        }
         var found: (width: Int, height: Int)?
-        for key in keys {
+        for key in keys(of: xobjects) {
             let object = qpdf_oh_get_key(handle, xobjects, key)
             guard qpdf_oh_is_stream(handle, object) == QPDF_TRUE else { continue }
             let dictionary = qpdf_oh_get_dict(handle, object)
@@ -80,6 +75,16 @@ package final class QPDF {
         guard qpdf_oh_is_integer(handle, rotate) == QPDF_TRUE else { return 0 }
         let degrees = Int(qpdf_oh_get_int_value(handle, rotate)) % 360
         return degrees < 0 ? degrees + 360 : degrees
+    }
+
+    /// A dictionary's keys (none when it is not one), read before anything else iterates:
+    /// qpdf keeps one key iterator per document.
+    package func keys(of dictionary: qpdf_oh) -> [String] {
+        guard qpdf_oh_is_dictionary(handle, dictionary) == QPDF_TRUE else { return [] }
+        var keys: [String] = []
+        qpdf_oh_begin_dict_key_iter(handle, dictionary)
+        while qpdf_oh_dict_more_keys(handle) == QPDF_TRUE, let key = qpdf_oh_dict_next_key(handle) { keys.append(String(cString: key)) }
+        return keys
     }
 
     /// Page `index`'s object, or nil when there is no such page.

@@ -209,16 +209,3 @@ func streamFile(_ path: String, _ write: (inout [UInt8]) -> Void) throws(BatchEr
         throw BatchError("\(path): the assembled PDF could not be read back (\(error)); check the temporary directory")
     }
 }
-
-extension PDFBook.Builder {
-    /// A result's page: its searchable PDF, or the PDF page whose own text was taken.
-    func add(_ page: RecognizedPage) throws(PDFBook.Failure) {
-        if let pdf = page.pdf, let original = page.textLayerPage {
-            try add(page: original.index, of: original.source, textLayer: pdf)
-        } else if let pdf = page.pdf {
-            try add(pdf)
-        } else if let original = page.originalPage {
-            try add(page: original.index, of: original.source)
-        }
-    }
-}
