@@ -181,7 +181,10 @@ public final class ImageSource: Sendable {
         }
         let pages = pdf?.pageCount ?? 0
         guard pages > 0 else {
-            throw InputError(.corrupt, source: name, "is a PDF with no pages", remedy: "check that it is the right file")
+            throw Self.pdfEndsWhole(data)
+                ? InputError(.corrupt, source: name, "is a PDF with no pages", remedy: "check that it is the right file")
+                : InputError(.corrupt, source: name, "is truncated: the PDF ends before its %%EOF marker and no page could be read",
+                             remedy: "re-copy or re-download it")
         }
         try Self.checkPageCount(pages, name: name, limits: limits)
         pageCount = pages

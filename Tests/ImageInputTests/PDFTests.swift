@@ -61,8 +61,21 @@ import Testing
         let source = try ImageSource(name: "cut.pdf", data: data.prefix(data.count - 6))  // "%%EOF\n"
         #expect(source.damage?.problem == "is truncated: the PDF ends before its %%EOF marker")
         #expect(source.pageCount == 3)
+        // Cut anywhere before its pages (Poppler may still open what is left, with no page in it),
+        // it is truncated, not a PDF with no pages.
         #expect { try ImageSource(name: "cut.pdf", data: data.prefix(data.count / 2)) } throws: {
             ($0 as? InputError)?.problem.hasPrefix("is truncated") == true
+        }
+        // A linearized PDF cut after its first part: Poppler opens it by the first part's
+        // cross-reference table and finds no page. It is truncated, not a PDF without pages.
+        let head = "%PDF-1.4\n", linearized = "1 0 obj\n<< /Linearized 1 /N 1 >>\nendobj\n"
+        let catalog = "2 0 obj\n<< /Type /Catalog /Pages 3 0 R >>\nendobj\n"
+        let first = head + linearized + catalog
+        let xref = "xref\n0 3\n0000000000 65535 f \n" + String(format: "%010d 00000 n \n%010d 00000 n \n", head.utf8.count, (head + linearized).utf8.count)
+        let cut = first + xref + "trailer\n<< /Root 2 0 R /Size 3 >>\nstartxref\n\(first.utf8.count)\n%%EOF\n"
+            + "5 0 obj\n<< /Length 5000 >>\nstream\n" + String(repeating: "x", count: 1500)
+        #expect { try ImageSource(name: "cut.pdf", data: Data(cut.utf8)) } throws: {
+            ($0 as? InputError)?.problem == "is truncated: the PDF ends before its %%EOF marker and no page could be read"
         }
     }
 
