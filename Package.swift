@@ -82,7 +82,7 @@ let package = Package(
         .target(
             name: "ScanCore", dependencies: [.product(name: "HeapModule", package: "swift-collections")],
             swiftSettings: kernelTuning + staticRuntimeCompile),
-        .target(name: "PagePreparation", dependencies: ["ScanCore"], swiftSettings: staticRuntimeCompile),
+        .target(name: "PagePreparation", dependencies: ["CTesseract", "ImageInput", "ScanCore"], swiftSettings: staticRuntimeCompile),
         .target(
             name: "TextRecognition", dependencies: ["CTesseract", "ImageInput", "PagePreparation", "ScanCore"],
             swiftSettings: staticRuntimeCompile),
@@ -122,6 +122,7 @@ let package = Package(
         // Synthetic photos with exact corners and text scoring, for the tests (in no product).
         .target(name: "ScanTestSupport", dependencies: ["ScanCore"]),
         .testTarget(name: "ScanCoreTests", dependencies: ["ScanCore", "ScanTestSupport"]),
+        .testTarget(name: "PagePreparationTests", dependencies: ["PagePreparation", "ImageInput", "ScanCore", "ScanTestSupport"]),
         .testTarget(
             name: "ImageInputTests",
             dependencies: ["ImageInput", "CTesseract", "ScanCore", "ScanTestSupport", .product(name: "SystemPackage", package: "swift-system")]),

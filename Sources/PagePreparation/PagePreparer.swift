@@ -1,16 +1,19 @@
 import ScanCore
 
 /// Makes a decoded page ready for recognition: finds the page in a photo (or takes the corners
-/// given), warps it flat and evens out its light. A flat scan passes through untouched. Every
-/// step is recorded on the `ScanPage`, so results map back to the source pixels.
+/// given), warps it flat and evens out its light, then turns it upright and levels its text. A
+/// flat, upright and straight scan passes through untouched. Every step is recorded on the
+/// `ScanPage`, so results map back to the source pixels.
 public struct PagePreparer: Sendable {
     public let crop: CropMode
+    public let legibility: Legibility
     private let detector = PageDetector()
     private let corrector = PerspectiveCorrector()
     private let illumination = IlluminationCorrector()
 
-    public init(crop: CropMode = .auto) {
+    public init(crop: CropMode = .auto, rotation: RotationMode = .auto, deskew: DeskewMode = .auto) {
         self.crop = crop
+        legibility = Legibility(rotation: rotation, deskew: deskew)
     }
 
     /// The page's outline: detected (`.auto`), given (`.quad`) or none.
@@ -48,5 +51,10 @@ public struct PagePreparer: Sendable {
         } catch {
             throw PreparationError(.geometry, error.message, remedy: "")
         }
+    }
+
+    /// Turns the (flattened) page upright and levels its text lines, as the modes say.
+    public func makeLegible(_ page: inout ScanPage) throws(PreparationError) -> Legibility.Outcome {
+        try legibility.apply(to: &page)
     }
 }

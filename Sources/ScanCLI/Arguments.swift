@@ -35,6 +35,16 @@ enum CropArgument: ExpressibleByArgument, Equatable {
     static var defaultCompletionKind: CompletionKind { .list(["auto", "none"]) }
 }
 
+extension RotationMode: ExpressibleByArgument {
+    public init?(argument: String) { self.init(parsing: argument) }
+    public static var allValueStrings: [String] { ["auto", "none", "0", "90", "180", "270"] }
+}
+
+extension DeskewMode: ExpressibleByArgument {
+    public init?(argument: String) { self.init(parsing: argument) }
+    public static var allValueStrings: [String] { ["auto", "none"] }
+}
+
 /// `--format`, which also takes `none`.
 enum FormatArgument: ExpressibleByArgument, Equatable {
     case format(OutputFormat)

@@ -42,13 +42,18 @@ public struct PageRecord: Encodable, Sendable {
         let width_pt: Double, height_pt: Double, dpi: Int
     }
 
+    struct TextGeometryRecord: Encodable {
+        let character_height: Double, lines: String, direction_ratio: Double, neighbour_ratio: Double, skew_confidence: Double, upright_evidence: Double
+        let reading_as_is: Double?, reading_half_turned: Double?
+    }
+
     struct Timings: Encodable {
-        let decode: Double, detect: Double, warp: Double, engine: Double, recognize: Double
+        let decode: Double, detect: Double, warp: Double, upright: Double, engine: Double, recognize: Double
     }
 
     enum Keys: String, CodingKey {
         case source, page, width, height, quad, quad_detected, detection_confidence, page_width, page_height
-        case text, confidence, words, error, error_code, timings, pdf_page, text_source
+        case text, confidence, words, error, error_code, timings, pdf_page, text_source, rotation, skew, scale, text_geometry
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -77,6 +82,17 @@ public struct PageRecord: Encodable, Sendable {
         if let r = page.rendering {
             try c.encode(PDFPage(width_pt: Self.round(r.widthPoints), height_pt: Self.round(r.heightPoints), dpi: r.dpi), forKey: .pdf_page)
         }
+        try c.encode(page.rotation, forKey: .rotation)
+        try c.encode(Self.round(page.skew), forKey: .skew)
+        try c.encode(Self.round(page.scale, 3), forKey: .scale)
+        if let g = page.textGeometry {
+            try c.encode(TextGeometryRecord(
+                character_height: Self.round(g.characterHeight, 1), lines: g.linesRunVertically ? "down" : "across",
+                direction_ratio: Self.round(min(g.directionRatio, 1000), 2), neighbour_ratio: Self.round(g.neighbourRatio, 2), skew_confidence: Self.round(g.skewConfidence, 2),
+                upright_evidence: Self.round(g.uprightEvidence, 2),
+                reading_as_is: page.uprightCheck.map { Self.round($0.asIs, 1) },
+                reading_half_turned: page.uprightCheck.map { Self.round($0.halfTurned, 1) }), forKey: .text_geometry)
+        }
         try c.encode(page.pageWidth, forKey: .page_width)
         try c.encode(page.pageHeight, forKey: .page_height)
         try c.encode(page.text, forKey: .text)
@@ -94,7 +110,7 @@ public struct PageRecord: Encodable, Sendable {
         }
         let t = page.timings
         try c.encode(Timings(decode: Self.round(t.decode, 4), detect: Self.round(t.detect, 4),
-                             warp: Self.round(t.warp, 4), engine: Self.round(t.engine, 4),
+                             warp: Self.round(t.warp, 4), upright: Self.round(t.upright, 4), engine: Self.round(t.engine, 4),
                              recognize: Self.round(t.recognize, 4)), forKey: .timings)
     }
 

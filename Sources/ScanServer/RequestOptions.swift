@@ -11,7 +11,7 @@ struct RequestOptions {
     var format: OutputFormat = .text
 
     /// Reads `lang`, `psm`, `crop` (auto or none), `quad` (x,y;x,y;x,y;x,y: TL, TR, BR, BL),
-    /// `dpi` and `format`; other parameters are ignored. Throws 400 for a value that cannot be
+    /// `rotate`, `deskew`, `dpi` and `format`; other parameters are ignored. Throws 400 for a value that cannot be
     /// used.
     init(query: [String: String], defaults: RecognitionOptions) throws(APIError) {
         recognition = defaults
@@ -40,6 +40,18 @@ struct RequestOptions {
             } catch {
                 throw APIError(.badRequest, code: "bad-option", "quad '\(quad)' is not four corners x,y;x,y;x,y;x,y (TL, TR, BR, BL)")
             }
+        }
+        if let rotate = query["rotate"] {
+            guard let mode = RotationMode(parsing: rotate) else {
+                throw APIError(.badRequest, code: "bad-option", "rotate must be \(RotationMode.choices), got '\(rotate)'")
+            }
+            recognition.rotation = mode
+        }
+        if let deskew = query["deskew"] {
+            guard let mode = DeskewMode(parsing: deskew) else {
+                throw APIError(.badRequest, code: "bad-option", "deskew must be \(DeskewMode.choices), got '\(deskew)'")
+            }
+            recognition.deskew = mode
         }
         if let name = query["format"] {
             guard let format = OutputFormat(rawValue: name) else {

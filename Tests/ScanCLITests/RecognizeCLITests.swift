@@ -153,7 +153,8 @@ struct RecognizeCLITests {
             #expect(words.first?["text"] is String)
             #expect(words.first?["confidence"] is Double)
             let timings = try #require(o["timings"] as? [String: Double])
-            #expect(Set(timings.keys) == ["decode", "detect", "warp", "engine", "recognize"])
+            #expect(Set(timings.keys) == ["decode", "detect", "warp", "upright", "engine", "recognize"])
+            #expect(o["rotation"] as? Int == 0 && o["skew"] as? Double == 0 && o["scale"] as? Double == 1)
             #expect(timings.values.allSatisfy { $0 >= 0 } && (timings["recognize"] ?? 0) > 0)
         }
         // Each worker starts its engine on its first page and reuses it after.

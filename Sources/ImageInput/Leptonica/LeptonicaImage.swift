@@ -2,12 +2,13 @@ import CTesseract
 import Foundation
 import ScanCore
 
-/// The owner of one Leptonica `PIX`, destroyed in `deinit`.
-final class LeptonicaImage {
-    private(set) var pix: UnsafeMutablePointer<PIX>
+/// The owner of one Leptonica `PIX`, destroyed in `deinit`. Package-wide, so that page
+/// preparation's text analysis holds its images the same way.
+package final class LeptonicaImage {
+    package private(set) var pix: UnsafeMutablePointer<PIX>
 
     /// Takes ownership of `pix`; nil when it is null.
-    init?(taking pix: UnsafeMutablePointer<PIX>?) {
+    package init?(taking pix: UnsafeMutablePointer<PIX>?) {
         guard let pix else { return nil }
         self.pix = pix
     }
@@ -17,8 +18,8 @@ final class LeptonicaImage {
         pixDestroy(&p)
     }
 
-    var width: Int { Int(pixGetWidth(pix)) }
-    var height: Int { Int(pixGetHeight(pix)) }
+    package var width: Int { Int(pixGetWidth(pix)) }
+    package var height: Int { Int(pixGetHeight(pix)) }
     var depth: Int { Int(pixGetDepth(pix)) }
     var resolution: Int { Int(pixGetXRes(pix)) }
 
@@ -123,6 +124,30 @@ final class LeptonicaImage {
         return image
     }
 
+    /// A 1 bpp image of a grey buffer: ink (1) where a pixel is darker than `threshold`, or,
+    /// when `lightInk` (light text on a dark ground), where it is at least as light.
+    package static func binary(from grey: PixelBuffer, threshold: UInt8, lightInk: Bool = false) -> LeptonicaImage? {
+        guard grey.format == .gray,
+              let image = LeptonicaImage(taking: pixCreate(Int32(grey.width), Int32(grey.height), 1)),
+              let data = pixGetData(image.pix)
+        else { return nil }
+        let w = grey.width, wpl = Int(pixGetWpl(image.pix))
+        grey.pixels.withUnsafeBufferPointer { src in
+            for y in 0..<grey.height {
+                let row = src.baseAddress! + y * w
+                let line = data + y * wpl
+                // Leptonica keeps the leftmost pixel of each 32 in the word's top bit.
+                for word in 0..<(w + 31) / 32 {
+                    var bits: UInt32 = 0
+                    let start = word * 32
+                    for x in start..<min(start + 32, w) where row[x] < threshold { bits |= 1 << UInt32(31 - (x - start)) }
+                    line[word] = lightInk ? ~bits & (UInt32.max << UInt32(32 - min(32, w - start))) : bits
+                }
+            }
+        }
+        return image
+    }
+
     /// JPEG bytes of the image.
     func jpegData(quality: Int) -> Data? {
         var bytes: UnsafeMutablePointer<UInt8>?
@@ -143,10 +168,10 @@ final class LeptonicaImage {
 }
 
 /// Process-wide Leptonica settings, applied once before the first decode.
-enum Leptonica {
+package enum Leptonica {
     /// Leptonica prints its own diagnostics to stderr; scantext reports errors itself, once per
     /// input, so Leptonica is silenced.
-    static let configured: Bool = {
+    package static let configured: Bool = {
         _ = setMsgSeverity(Int32(L_SEVERITY_NONE))
         return true
     }()

@@ -17,6 +17,16 @@ struct EngineOptions: ParsableArguments {
         valueName: "dpi"))
     var dpi: Int?
 
+    @Option(help: ArgumentHelp(
+        "Turn pages upright: 'auto' turns a page whose text stands sideways or upside down, 'none' never turns, 0, 90, 180 or 270 turns every page that many degrees clockwise.",
+        valueName: "auto|none|degrees"))
+    var rotate: RotationMode = .auto
+
+    @Option(help: ArgumentHelp(
+        "Level tilted text: 'auto' measures the lines' angle (up to 15 degrees) and rotates the page to level them, 'none' leaves it.",
+        valueName: "auto|none"))
+    var deskew: DeskewMode = .auto
+
     @Option(help: ArgumentHelp("Directory holding LANG.traineddata files (default: $TESSDATA_PREFIX or Debian's).", valueName: "dir"))
     var tessdata: String?
 
@@ -33,6 +43,8 @@ struct EngineOptions: ParsableArguments {
         var options = RecognitionOptions(
             engine: EngineConfiguration(languages: lang, tessdataDirectory: tessdata, pageSegmentationMode: psm),
             crop: crop, dpi: dpi, pageTimeout: pageTimeout, limits: workers.limits)
+        options.rotation = rotate
+        options.deskew = deskew
         if let jobs = workers.jobs { options.jobs = jobs }
         options.pdfResolution = workers.pdfDpi
         return options

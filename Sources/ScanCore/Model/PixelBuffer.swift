@@ -61,6 +61,20 @@ public struct PixelBuffer: Sendable, Equatable {
         return PixelBuffer(unchecked: width, height, .gray, grey)
     }
 
+    /// The pixels inside `x..<x+width`, `y..<y+height`, clamped to the image (at least 1×1).
+    public func cropped(x: Int, y: Int, width: Int, height: Int) -> PixelBuffer {
+        let x0 = min(max(x, 0), self.width - 1), y0 = min(max(y, 0), self.height - 1)
+        let w = max(1, min(width, self.width - x0)), h = max(1, min(height, self.height - y0))
+        let c = format.channels
+        var out = [UInt8]()
+        out.reserveCapacity(w * h * c)
+        for row in y0..<(y0 + h) {
+            let start = (row * self.width + x0) * c
+            out.append(contentsOf: pixels[start..<(start + w * c)])
+        }
+        return PixelBuffer(unchecked: w, h, format, out)
+    }
+
     /// Shrinks the image by an integer factor with a box filter (area average). Used to make the
     /// small working copy that page detection runs on.
     public func downsampled(by factor: Int) -> PixelBuffer {

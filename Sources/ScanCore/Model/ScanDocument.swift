@@ -1,3 +1,5 @@
+import Foundation
+
 /// One geometric step applied to a page since it was decoded, in order. Together they let any
 /// output coordinate be mapped back to the source image.
 public enum PageStep: Sendable, Equatable, Codable {
@@ -14,6 +16,21 @@ public enum PageStep: Sendable, Equatable, Codable {
     /// Rendered from a vector page (a PDF's) of this size in points at `dpi`: source pixels are
     /// the rendering's, at `dpi / 72` pixels a point.
     case rendered(PageRendering)
+    /// Turned upright by `quarterTurns` quarter turns clockwise (1–3), pixel for pixel, to
+    /// `width`×`height`; `homography` maps the pixels before the turn to those after it.
+    case turned(quarterTurns: Int, homography: Homography, width: Int, height: Int)
+    /// Rotated clockwise by `degrees` to level its text lines, and scaled by `scale`, to
+    /// `width`×`height`; `homography` maps the pixels before the step to those after it.
+    case straightened(degrees: Double, scale: Double, homography: Homography, width: Int, height: Int)
+
+    /// The map from the pixels before this step to those after it, for a step that moves pixels.
+    public var homography: Homography? {
+        switch self {
+        case .perspective(_, let h, _, _, _): h
+        case .turned(_, let h, _, _), .straightened(_, _, let h, _, _): h
+        case .decoded, .oriented, .filtered, .rendered: nil
+        }
+    }
 }
 
 /// A vector page's size and the resolution it was rendered at.
@@ -62,12 +79,38 @@ public struct ScanPage: Sendable {
 
     /// Whether the image is still the source's own pixel grid: no step has moved a pixel.
     public var keepsSourceGeometry: Bool {
-        steps.allSatisfy { step in
-            switch step {
-            case .decoded, .oriented, .filtered, .rendered: true
-            case .perspective: false
-            }
+        steps.allSatisfy { $0.homography == nil }
+    }
+
+    /// Quarter turns clockwise the page was turned through to stand upright (0–3).
+    public var quarterTurns: Int {
+        steps.reduce(0) { turns, step in
+            if case .turned(let q, _, _, _) = step { return (turns + q) % 4 }
+            return turns
         }
+    }
+
+    /// Degrees clockwise the page was rotated to level its text, 0 when it was not.
+    public var deskewDegrees: Double {
+        steps.reduce(0) { total, step in
+            if case .straightened(let d, _, _, _, _) = step { return total + d }
+            return total
+        }
+    }
+
+    /// How much the page was scaled to make its text legible, 1 when it was not.
+    public var legibilityScale: Double {
+        steps.reduce(1) { total, step in
+            if case .straightened(_, let s, _, _, _) = step { return total * s }
+            return total
+        }
+    }
+
+    /// The file's resolution as it applies to the current pixels: scaled with the page, and
+    /// nil once a perspective warp has left no single resolution.
+    public var currentResolution: Int? {
+        guard let resolution, quad == nil else { return nil }
+        return Int((Double(resolution) * legibilityScale).rounded())
     }
 
     /// 1-based page number, as users count.
@@ -87,10 +130,7 @@ public struct ScanPage: Sendable {
 
     /// Source pixels → current pixels, the product of every geometric step.
     public var sourceToCurrent: Homography {
-        steps.reduce(Homography.identity) { acc, step in
-            if case let .perspective(_, h, _, _, _) = step { return h * acc }
-            return acc
-        }
+        steps.reduce(Homography.identity) { acc, step in step.homography.map { $0 * acc } ?? acc }
     }
 
     /// Maps a point in the current pixels back to the source image.
@@ -112,6 +152,47 @@ public struct ScanPage: Sendable {
         steps.append(.perspective(
             quad: sourceQuad, homography: total, width: result.image.width, height: result.image.height,
             detected: detected))
+    }
+
+    /// Turns the page `quarterTurns` quarter turns clockwise, pixel for pixel, and records it.
+    public mutating func turn(quarterTurns: Int) {
+        let q = ((quarterTurns % 4) + 4) % 4
+        guard q != 0 else { return }
+        let w = Double(image.width), h = Double(image.height)
+        // In continuous pixel coordinates (pixel edges on integers), so a box maps exactly.
+        let (exif, map): (Int, Homography) = switch q {
+        case 1: (6, Homography(SIMD3(0, -1, h), SIMD3(1, 0, 0), SIMD3(0, 0, 1)))
+        case 2: (3, Homography(SIMD3(-1, 0, w), SIMD3(0, -1, h), SIMD3(0, 0, 1)))
+        default: (8, Homography(SIMD3(0, 1, 0), SIMD3(-1, 0, w), SIMD3(0, 0, 1)))
+        }
+        image = image.reoriented(exif: exif)
+        steps.append(.turned(quarterTurns: q, homography: map, width: image.width, height: image.height))
+    }
+
+    /// Rotates the page `degrees` clockwise about its centre and scales it by `scale`, onto a
+    /// canvas that holds all of it (`background` where nothing was), and records the step.
+    public mutating func straighten(degrees: Double, scale: Double, background: UInt8 = 255, maxOutputPixels: Int = 400_000_000) throws(ScanCoreError) {
+        guard degrees.isFinite, scale.isFinite, scale > 0, abs(degrees) < 45 else {
+            throw ScanCoreError(.invalidImage, "cannot straighten by \(degrees)° at scale \(scale)")
+        }
+        guard degrees != 0 || scale != 1 else { return }
+        let theta = degrees * .pi / 180
+        let c = cos(theta), s = sin(theta)
+        let w = Double(image.width), h = Double(image.height)
+        let outW = max(1, Int(((w * abs(c) + h * abs(s)) * scale).rounded()))
+        let outH = max(1, Int(((w * abs(s) + h * abs(c)) * scale).rounded()))
+        guard outW.multipliedReportingOverflow(by: outH).partialValue <= maxOutputPixels, outW < 1 << 20, outH < 1 << 20 else {
+            throw ScanCoreError(.outputTooLarge, "the straightened page would be \(outW)×\(outH) pixels, over the limit of \(maxOutputPixels)")
+        }
+        // Centre to the origin, rotate clockwise on screen (y points down), scale, centre again.
+        let cx = w / 2, cy = h / 2, ox = Double(outW) / 2, oy = Double(outH) / 2
+        let map = Homography(
+            SIMD3(scale * c, -scale * s, ox - scale * (c * cx - s * cy)),
+            SIMD3(scale * s, scale * c, oy - scale * (s * cx + c * cy)),
+            SIMD3(0, 0, 1))
+        let inverse = try map.inverted()
+        image = PerspectiveCorrector.warp(image, outputWidth: outW, outputHeight: outH, outputToSource: inverse, background: background)
+        steps.append(.straightened(degrees: degrees, scale: scale, homography: map, width: outW, height: outH))
     }
 
     /// Replaces the pixels by a same-size version (a filter) and records it.

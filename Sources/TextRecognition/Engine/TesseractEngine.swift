@@ -112,6 +112,27 @@ final class TesseractEngine {
         return EngineOutput(text: text, confidence: max(confidence, 0), words: words, tsv: tsv, hocr: hocr, alto: alto, pdf: pdf)
     }
 
+    /// Tesseract's mean word confidence (0–100) reading `image` as one block of text: how well
+    /// it reads that way up. The engine's own page segmentation mode is kept for pages.
+    func readingConfidence(of image: PixelBuffer, resolution: Int?, cancel: CancellationFlag?) -> Double {
+        (try? RecognitionThread.recognizing(hooks: threadHooks) { () -> Double in
+            let mode = TessBaseAPIGetPageSegMode(handle)
+            TessBaseAPISetPageSegMode(handle, PSM_SINGLE_BLOCK)
+            defer {
+                TessBaseAPISetPageSegMode(handle, mode)
+                TessBaseAPIClear(handle)
+            }
+            image.pixels.withUnsafeBufferPointer { px in
+                TessBaseAPISetImage(handle, px.baseAddress, Int32(image.width), Int32(image.height),
+                                    Int32(image.format.channels), Int32(image.bytesPerRow))
+            }
+            if let resolution { TessBaseAPISetSourceResolution(handle, Int32(resolution)) }
+            let monitor = RecognitionMonitor(deadline: nil, cancel: cancel)
+            guard TessBaseAPIRecognize(handle, monitor.pointer) == 0 else { return 0 }
+            return max(0, Double(TessBaseAPIMeanTextConf(handle)))
+        }) ?? 0
+    }
+
     /// The recognised page through Tesseract's own PDF renderer, which writes a file: one
     /// document of one page, in a private temporary directory, read back and removed.
     /// `textOnly` leaves the image out: the invisible text alone.

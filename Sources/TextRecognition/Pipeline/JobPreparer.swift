@@ -16,8 +16,9 @@ struct JobPreparer {
     /// under a text layer (`textLayerPage`).
     let laysTextOverPDFPages: Bool
 
-    init(crop: CropMode, limits: DecodeLimits, keepsImages: Bool, usesExistingText: Bool = false, laysTextOverPDFPages: Bool = false) {
-        preparer = PagePreparer(crop: crop)
+    init(crop: CropMode, rotation: RotationMode = .none, deskew: DeskewMode = .none, limits: DecodeLimits, keepsImages: Bool,
+         usesExistingText: Bool = false, laysTextOverPDFPages: Bool = false) {
+        preparer = PagePreparer(crop: crop, rotation: rotation, deskew: deskew)
         self.limits = limits
         self.keepsImages = keepsImages
         self.usesExistingText = usesExistingText
@@ -90,6 +91,16 @@ struct JobPreparer {
             result.quadDetected = outline.detected
         }
         result.timings.warp = clock.lap()
+        do throws(PreparationError) {
+            let legible = try preparer.makeLegible(&page)
+            result.rotation = legible.quarterTurns * 90
+            result.skew = legible.skewDegrees
+            result.textGeometry = legible.geometry
+            result.legibility = legible
+        } catch {
+            throw RecognitionError(error, source: job.name)
+        }
+        result.timings.upright = clock.lap()
         result.pageWidth = page.image.width
         result.pageHeight = page.image.height
         result.steps = page.steps

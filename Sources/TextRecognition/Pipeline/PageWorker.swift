@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import PagePreparation
 import ScanCore
 
 /// One worker of the recognizer: it owns one Tesseract engine, made on first use (or borrowed
@@ -20,7 +21,7 @@ final class PageWorker {
         self.cancel = cancel
         self.pool = pool
         self.hooks = hooks
-        preparing = JobPreparer(crop: options.crop, limits: options.limits, keepsImages: options.keepsPreparedImages,
+        preparing = JobPreparer(crop: options.crop, rotation: options.rotation, deskew: options.deskew, limits: options.limits, keepsImages: options.keepsPreparedImages,
                                 usesExistingText: options.pdfText == .use, laysTextOverPDFPages: options.renderings.contains(.pdf))
     }
 
@@ -77,12 +78,17 @@ final class PageWorker {
 
     private func recognize(_ prepared: PreparedPage, into result: inout RecognizedPage) throws(RecognitionError) {
         var clock = Stopwatch()
-        let page = prepared.page
+        var page = prepared.page
 
         // A file's resolution describes the file's pixels; after a warp it no longer applies.
-        let resolution = options.dpi ?? (page.quad == nil ? page.resolution : nil)
+        let resolution = options.dpi ?? page.currentResolution
         let engine = try startedEngine()
         result.timings.engine = clock.lap()
+        if let legible = result.legibility, legible.uprightUnsure, let bounds = legible.textBounds {
+            settleWayUp(&page, bounds: bounds, characterHeight: legible.geometry?.characterHeight ?? 20,
+                        engine: engine, resolution: resolution, result: &result)
+            result.timings.upright += clock.lap()
+        }
         var renderings = options.renderings
         if result.textLayerPage != nil, renderings.remove(.pdf) != nil { renderings.insert(.pdfTextLayer) }
         let output: EngineOutput
@@ -100,12 +106,37 @@ final class PageWorker {
         result.hocr = output.hocr
         result.alto = output.alto
         result.pdf = output.pdf
-        let toSource = page.quad == nil ? nil : try? page.sourceToCurrent.inverted()
+        let toSource = page.keepsSourceGeometry ? nil : try? page.sourceToCurrent.inverted()
         result.words = output.words.map { word in
             var w = word
             w.sourceBox = toSource.map { word.box.mapped(through: $0) } ?? word.box
             return w
         }
+    }
+}
+
+extension PageWorker {
+    /// Reading must be this many points of mean confidence better half-turned before an unsure
+    /// page is turned: upright text reads 20 or more points above its upside-down self.
+    static let halfTurnMargin = 10.0
+
+    /// Settles whether a page whose lines run across stands upright or upside down, by which
+    /// way Tesseract reads a band of its text (about eight lines, from the middle) better.
+    func settleWayUp(_ page: inout ScanPage, bounds: TextGeometry.Bounds, characterHeight: Double,
+                     engine: TesseractEngine, resolution: Int?, result: inout RecognizedPage) {
+        let height = min(bounds.maxY - bounds.minY, 16 * characterHeight)
+        let top = (bounds.minY + bounds.maxY - height) / 2
+        let band = page.image.cropped(x: Int(bounds.minX), y: Int(top), width: Int(bounds.maxX - bounds.minX), height: Int(height))
+        let asIs = engine.readingConfidence(of: band, resolution: resolution, cancel: cancel)
+        let halfTurned = engine.readingConfidence(of: band.reoriented(exif: 3), resolution: resolution, cancel: cancel)
+        result.uprightCheck = (asIs, halfTurned)
+        guard halfTurned > asIs + Self.halfTurnMargin else { return }
+        page.turn(quarterTurns: 2)
+        result.rotation = page.quarterTurns * 90
+        result.steps = page.steps
+        // The page no longer keeps its source geometry: no text layer over the original.
+        result.textLayerPage = nil
+        if options.keepsPreparedImages { result.correctedImage = page.image }
     }
 }
 

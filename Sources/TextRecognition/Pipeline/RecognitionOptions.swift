@@ -20,6 +20,10 @@ public struct RecognitionOptions: Sendable {
     /// Worker count; each worker owns one Tesseract engine.
     public var jobs: Int
     public var crop: CropMode
+    /// Whether pages are turned upright before recognition.
+    public var rotation = RotationMode.auto
+    /// Whether small tilts of the text are levelled before recognition.
+    public var deskew = DeskewMode.auto
     /// Resolution to tell Tesseract, overriding what the file says.
     public var dpi: Int?
     /// Seconds one page may spend in Tesseract before it becomes an error result.

@@ -1,5 +1,6 @@
 import Foundation
 import ImageInput
+import PagePreparation
 import ScanCore
 
 /// An axis-aligned box in pixels: left, top, width, height.
@@ -56,6 +57,8 @@ public struct StageTimings: Sendable, Hashable {
     public var decode: Double = 0
     public var detect: Double = 0
     public var warp: Double = 0
+    /// Reading the text's geometry, turning and levelling the page.
+    public var upright: Double = 0
     /// Starting the worker's Tesseract engine (reading the language data): non-zero only on
     /// the first page each worker recognises.
     public var engine: Double = 0
@@ -65,7 +68,7 @@ public struct StageTimings: Sendable, Hashable {
 
     /// Time in Tesseract: starting the engine and recognising.
     public var tesseract: Double { engine + recognize }
-    public var total: Double { decode + detect + warp + engine + recognize }
+    public var total: Double { decode + detect + warp + upright + engine + recognize }
 }
 
 /// A page of a PDF input, by its source and 0-based index.
@@ -98,6 +101,19 @@ public struct RecognizedPage: Sendable {
     public var quadDetected = false
     /// Detection confidence (0–1) when detection ran, else nil.
     public var detectionConfidence: Double?
+    /// Degrees clockwise the page was turned to stand upright: 0, 90, 180 or 270.
+    public var rotation = 0
+    /// Degrees clockwise the page was rotated to level its text lines (their tilt), 0 if not.
+    public var skew = 0.0
+    /// How much the page was scaled before recognition, 1 when it was not.
+    public var scale = 1.0
+    /// What the page's text showed of its lines and orientation, when it was read.
+    public var textGeometry: TextGeometry?
+    /// When the way up was unsure, Tesseract's mean confidence reading a band of the page as it
+    /// stood and turned half-way: the larger decided.
+    public var uprightCheck: (asIs: Double, halfTurned: Double)?
+    /// What page preparation did to stand the page up, for the recogniser to finish.
+    var legibility: Legibility.Outcome?
     public var text = ""
     /// Tesseract's mean word confidence, 0–100.
     public var confidence: Double = 0

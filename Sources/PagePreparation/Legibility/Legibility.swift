@@ -1,0 +1,99 @@
+import ScanCore
+
+/// Turns a page upright and levels its text lines before recognition, as the modes say and
+/// the page's text geometry shows. Each change is a recorded step on the `ScanPage`.
+public struct Legibility: Sendable {
+    public let rotation: RotationMode
+    public let deskew: DeskewMode
+    private let analyzer = TextGeometryAnalyzer()
+
+    /// One line direction must score this many times the other before the page is turned or
+    /// levelled: text pages score 2.5 or more, noise and pictures near 1.
+    static let minimumDirectionRatio = 1.5
+    /// Up-down evidence (Leptonica's count statistic) needed to turn a page half-way or to pick
+    /// between the two quarter turns. See `scripts/eval-orientation` for how it separates.
+    static let minimumUprightEvidence = 5.0
+    /// Evidence below this leaves the way up unsure, for the recogniser to settle by reading
+    /// (`uprightUnsure`): text in capitals, as on receipts, has few ascenders and descenders
+    /// for Leptonica to count, and gave upright pages evidence as low as -6.5.
+    static let strongUprightEvidence = 12.0
+    /// Tilts smaller than this are left: Tesseract reads them as well, and resampling would
+    /// change a straight page's pixels for nothing.
+    static let minimumSkewDegrees = 0.3
+
+    public init(rotation: RotationMode = .auto, deskew: DeskewMode = .auto) {
+        self.rotation = rotation
+        self.deskew = deskew
+    }
+
+    /// What was read from the page and what was done to it.
+    public struct Outcome: Sendable, Equatable {
+        /// The text geometry, when the page was analysed and had text to judge by.
+        public var geometry: TextGeometry?
+        /// Quarter turns clockwise applied (0–3).
+        public var quarterTurns = 0
+        /// Degrees clockwise the page was rotated to level its lines (its tilt), 0 if not.
+        public var skewDegrees = 0.0
+        /// The page's lines run across now, but whether it stands upright or upside down is
+        /// unsure: the recogniser should compare how well it reads either way.
+        public var uprightUnsure = false
+        /// Where the text is, in the page's pixels after the turn and levelling.
+        public var textBounds: TextGeometry.Bounds?
+
+        public init(geometry: TextGeometry? = nil, quarterTurns: Int = 0, skewDegrees: Double = 0,
+                    uprightUnsure: Bool = false, textBounds: TextGeometry.Bounds? = nil) {
+            self.geometry = geometry
+            self.quarterTurns = quarterTurns
+            self.skewDegrees = skewDegrees
+            self.uprightUnsure = uprightUnsure
+            self.textBounds = textBounds
+        }
+    }
+
+    /// Turns and levels `page` in place.
+    public func apply(to page: inout ScanPage) throws(PreparationError) -> Outcome {
+        var outcome = Outcome()
+        let needsGeometry = rotation == .auto || deskew == .auto
+        if needsGeometry {
+            let grey = page.image.format == .gray ? page.image : page.image.grayscale()
+            outcome.geometry = analyzer.analyze(grey)
+        }
+        switch rotation {
+        case .none: outcome.quarterTurns = 0
+        case .quarterTurns(let q): outcome.quarterTurns = ((q % 4) + 4) % 4
+        case .auto: outcome.quarterTurns = outcome.geometry.map(Self.quarterTurns(for:)) ?? 0
+        }
+        if deskew == .auto, let g = outcome.geometry, g.directionRatio >= Self.minimumDirectionRatio,
+           abs(g.skewDegrees) >= Self.minimumSkewDegrees,
+           g.linesRunVertically == (outcome.quarterTurns % 2 == 1) {
+            // A half turn keeps a line's angle, so the tilt read with the lines across holds
+            // for either way up.
+            outcome.skewDegrees = g.skewDegrees
+        }
+        if rotation == .auto, let g = outcome.geometry, g.directionRatio >= Self.minimumDirectionRatio {
+            outcome.uprightUnsure = abs(g.uprightEvidence) < Self.strongUprightEvidence
+        }
+        let before = page.sourceToCurrent
+        page.turn(quarterTurns: outcome.quarterTurns)
+        do throws(ScanCoreError) {
+            try page.straighten(degrees: outcome.skewDegrees, scale: 1)
+            if let bounds = outcome.geometry?.textBounds {
+                outcome.textBounds = bounds.mapped(through: page.sourceToCurrent * (try before.inverted()))
+            }
+        } catch {
+            throw PreparationError(.geometry, "the page cannot be levelled (\(error.message))", remedy: "use --deskew none")
+        }
+        return outcome
+    }
+
+    /// The quarter turns clockwise that stand the text upright as far as its geometry shows:
+    /// lines turned to run across, then the way up the evidence gives, if it gives one.
+    static func quarterTurns(for g: TextGeometry) -> Int {
+        // Without clear lines there is no text to stand up.
+        guard g.directionRatio >= minimumDirectionRatio else { return 0 }
+        let upsideDown = g.uprightEvidence <= -minimumUprightEvidence
+        // The evidence for vertical lines was read after a quarter turn clockwise.
+        if g.linesRunVertically { return upsideDown ? 3 : 1 }
+        return upsideDown ? 2 : 0
+    }
+}
