@@ -11,9 +11,9 @@ public struct PagePreparer: Sendable {
     private let corrector = PerspectiveCorrector()
     private let illumination = IlluminationCorrector()
 
-    public init(crop: CropMode = .auto, rotation: RotationMode = .auto, deskew: DeskewMode = .auto) {
+    public init(crop: CropMode = .auto, rotation: RotationMode = .auto, deskew: DeskewMode = .auto, upscale: Bool = true) {
         self.crop = crop
-        legibility = Legibility(rotation: rotation, deskew: deskew)
+        legibility = Legibility(rotation: rotation, deskew: deskew, upscale: upscale)
     }
 
     /// The page's outline: detected (`.auto`), given (`.quad`) or none.

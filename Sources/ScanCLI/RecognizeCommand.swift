@@ -17,7 +17,10 @@ struct RecognizeCommand: ParsableCommand {
             Reads PNG, JPEG, TIFF (every page), WebP, BMP, PNM and GIF images and PDFs (every page, \
             rendered at --pdf-dpi), or one such file from \
             standard input ('-'). Finds the page in photos and flattens it before recognition; flat \
-            scans pass through untouched. Text goes to stdout, pages separated by a form feed; \
+            scans keep their pixels. Every page is then turned upright (sideways or upside-down \
+            scans), levelled (text tilted by up to 15 degrees) and, if its text is tiny, scaled \
+            up; --format jsonl reports rotation, skew and scale, and word boxes map back to the \
+            file's pixels. Text goes to stdout, pages separated by a form feed; \
             errors and progress go to stderr.
 
             EXAMPLES:
@@ -31,6 +34,8 @@ struct RecognizeCommand: ParsableCommand {
               scantext --format jsonl *.jpg      text, confidence, word boxes, corners
               scantext --crop none --psm 6 receipt.png
                                                  no page detection, one text block
+              scantext --rotate none --deskew none scan.png
+                                                 read the scan exactly as it lies
               scantext --crop '10,12;900,30;880,1200;5,1180' photo.jpg
                                                  your own page corners (TL;TR;BR;BL)
               scantext --save-pages flat/ --format none photo.jpg

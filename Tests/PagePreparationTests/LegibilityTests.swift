@@ -5,8 +5,11 @@ import ScanTestSupport
 import Testing
 
 /// Turning pages upright and levelling their text, on the sample page turned and tilted by
-/// ScanCore's own kernels (exact quarter turns; bilinear tilts).
+/// ScanCore's own kernels (exact quarter turns; bilinear tilts). The clean sample's characters
+/// are 15 pixels tall, so the tests of turns and tilts leave scaling off to compare pixels.
 @Suite struct LegibilityTests {
+    static let turnAndLevel = Legibility(upscale: false)
+
     /// The clean sample page, grey, as decoded.
     static func upright() throws -> ScanPage {
         try ImageSource.open(path: Fixtures.sample("clean.png")).page(0, luminanceOnly: true)
@@ -24,7 +27,7 @@ import Testing
         var turned = original
         turned.turn(quarterTurns: 4 - q)
         var page = Self.fresh(turned.image)
-        let outcome = try Legibility().apply(to: &page)
+        let outcome = try Self.turnAndLevel.apply(to: &page)
         #expect(outcome.quarterTurns == q)
         #expect(page.quarterTurns == q)
         #expect(page.image == original.image, "turned back pixel for pixel")
@@ -41,7 +44,7 @@ import Testing
         // Tilted counter-clockwise by `degrees` (straighten turns clockwise).
         try tilted.straighten(degrees: -degrees, scale: 1)
         var page = Self.fresh(tilted.image)
-        let outcome = try Legibility().apply(to: &page)
+        let outcome = try Self.turnAndLevel.apply(to: &page)
         #expect(outcome.quarterTurns == 0)
         #expect(abs(outcome.skewDegrees - degrees) <= 0.3, "measured \(outcome.skewDegrees)")
         #expect(abs(page.deskewDegrees - degrees) <= 0.3)
@@ -55,7 +58,7 @@ import Testing
     func uprightUntouched() throws {
         let original = try Self.upright()
         var page = original
-        let outcome = try Legibility().apply(to: &page)
+        let outcome = try Self.turnAndLevel.apply(to: &page)
         #expect(outcome.quarterTurns == 0 && outcome.skewDegrees == 0)
         let geometry = try #require(outcome.geometry)
         #expect(!geometry.linesRunVertically && geometry.uprightEvidence > 5)
@@ -83,11 +86,29 @@ import Testing
         turned.turn(quarterTurns: 2)
         try turned.straighten(degrees: 4, scale: 1)
         var page = Self.fresh(turned.image)
-        #expect(try Legibility(rotation: .none, deskew: .none).apply(to: &page) == Legibility.Outcome())
+        #expect(try Legibility(rotation: .none, deskew: .none, upscale: false).apply(to: &page) == Legibility.Outcome())
         #expect(page.image == turned.image)
         var given = try Self.upright()
-        let outcome = try Legibility(rotation: .quarterTurns(1), deskew: .none).apply(to: &given)
+        let outcome = try Legibility(rotation: .quarterTurns(1), deskew: .none, upscale: false).apply(to: &given)
         #expect(outcome.quarterTurns == 1 && given.quarterTurns == 1)
         #expect(given.image.width == 900 && given.image.height == 1200)
+    }
+
+    @Test("a page of small text is scaled up to 20-pixel characters; ordinary text is not; --no-upscale keeps it")
+    func upscale() throws {
+        var small = try ImageSource.open(path: Fixtures.sample("lowres.png")).page(0, luminanceOnly: true)
+        let outcome = try Legibility().apply(to: &small)
+        let g = try #require(outcome.geometry)
+        #expect(g.characterHeight < 16)
+        #expect(abs(outcome.scale - 20 / g.characterHeight) < 1e-9)
+        #expect(abs(small.legibilityScale - outcome.scale) < 1e-9)
+        #expect(small.image.height >= Int(520 * outcome.scale) - 1)
+        #expect(small.currentResolution == nil || small.resolution != nil)
+        var kept = try ImageSource.open(path: Fixtures.sample("lowres.png")).page(0, luminanceOnly: true)
+        #expect(try Legibility(rotation: .none, deskew: .none, upscale: false).apply(to: &kept).scale == 1)
+        // The noisy sample's characters are 16 pixels or more.
+        var ordinary = try ImageSource.open(path: Fixtures.sample("noisy.jpg")).page(0, luminanceOnly: true)
+        let geometry = try #require(try Legibility().apply(to: &ordinary).geometry)
+        #expect(geometry.characterHeight >= 16 && ordinary.legibilityScale == 1)
     }
 }

@@ -41,10 +41,12 @@ struct OrientationCLITests {
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let (path, upright) = try Self.sideways(in: dir)
-        let turned = try Self.records(try await CLI.run(["--format", "jsonl", path]).stdout)
-        let straight = try Self.records(try await CLI.run(["--format", "jsonl", CLI.sample("clean.png")]).stdout)
+        // Without scaling, the pixels Tesseract reads are the upright page's, exactly.
+        let turned = try Self.records(try await CLI.run(["--format", "jsonl", "--no-upscale", path]).stdout)
+        let straight = try Self.records(try await CLI.run(["--format", "jsonl", "--no-upscale", CLI.sample("clean.png")]).stdout)
         let page = try #require(turned.first), reference = try #require(straight.first)
         #expect(page.rotation == 90 && page.skew == 0 && page.scale == 1)
+        #expect(page.width == upright.height)
         #expect(reference.rotation == 0 && reference.skew == 0)
         #expect(page.width == upright.height && page.height == upright.width, "width and height are the file's")
         // Turned back pixel for pixel, so Tesseract sees the very same page.
@@ -57,6 +59,17 @@ struct OrientationCLITests {
             #expect(word.box == same.box)
             let b = word.box
             #expect(word.source_box == [b[1], uprightWidth - b[0] - b[2], b[3], b[2]], "\(word.text)")
+        }
+        // By default its 15-pixel characters are also scaled up: boxes are in the scaled
+        // page's pixels, source boxes still in the file's.
+        let scaled = try #require(try Self.records(try await CLI.run(["--format", "jsonl", path]).stdout).first)
+        #expect(scaled.rotation == 90 && scaled.scale > 1.2)
+        #expect(!scaled.words.isEmpty)
+        for word in scaled.words {
+            let b = word.box.map { Double($0) / scaled.scale }
+            let want = [b[1], Double(uprightWidth) - b[0] - b[2], b[3], b[2]]
+            let got = try #require(word.source_box).map(Double.init)
+            #expect(zip(got, want).allSatisfy { abs($0 - $1) <= 1.5 }, "\(word.text): \(got) against \(want)")
         }
     }
 

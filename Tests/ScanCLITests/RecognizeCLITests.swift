@@ -154,7 +154,9 @@ struct RecognizeCLITests {
             #expect(words.first?["confidence"] is Double)
             let timings = try #require(o["timings"] as? [String: Double])
             #expect(Set(timings.keys) == ["decode", "detect", "warp", "upright", "engine", "recognize"])
-            #expect(o["rotation"] as? Int == 0 && o["skew"] as? Double == 0 && o["scale"] as? Double == 1)
+            // Its characters are 13 pixels tall: scaled up to 20.
+            #expect(o["rotation"] as? Int == 0 && o["skew"] as? Double == 0)
+            #expect(abs((o["scale"] as? Double ?? 0) - 20.0 / 13) < 0.01)
             #expect(timings.values.allSatisfy { $0 >= 0 } && (timings["recognize"] ?? 0) > 0)
         }
         // Each worker starts its engine on its first page and reuses it after.

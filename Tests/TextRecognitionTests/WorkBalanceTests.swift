@@ -67,7 +67,8 @@ struct PreparedPageTests {
         #expect(!alone.text.isEmpty)
         #expect(handedOver.text == alone.text)
         #expect(handedOver.words == alone.words)
-        #expect(handedOver.quad == quad && handedOver.pageWidth == 1000)
+        // The crop's 1000 pixels, its 15-pixel characters scaled up to 20.
+        #expect(handedOver.quad == quad && handedOver.pageWidth == 1333)
         #expect(handedOver.timings.decode > 0 && handedOver.timings.recognize > 0)
     }
 

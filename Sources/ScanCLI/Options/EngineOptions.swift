@@ -27,6 +27,9 @@ struct EngineOptions: ParsableArguments {
         valueName: "auto|none"))
     var deskew: DeskewMode = .auto
 
+    @Flag(inversion: .prefixedNo, help: "Scale pages whose text is too small for Tesseract (characters under 16 pixels) up to 20-pixel characters.")
+    var upscale = true
+
     @Option(help: ArgumentHelp("Directory holding LANG.traineddata files (default: $TESSDATA_PREFIX or Debian's).", valueName: "dir"))
     var tessdata: String?
 
@@ -45,6 +48,7 @@ struct EngineOptions: ParsableArguments {
             crop: crop, dpi: dpi, pageTimeout: pageTimeout, limits: workers.limits)
         options.rotation = rotate
         options.deskew = deskew
+        options.upscale = upscale
         if let jobs = workers.jobs { options.jobs = jobs }
         options.pdfResolution = workers.pdfDpi
         return options

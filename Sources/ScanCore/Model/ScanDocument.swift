@@ -82,6 +82,15 @@ public struct ScanPage: Sendable {
         steps.allSatisfy { $0.homography == nil }
     }
 
+    /// Whether the image is still the source's own page, at most enlarged evenly: no step has
+    /// warped, turned or rotated it. Its words map to the source by one scale factor.
+    public var keepsSourceFrame: Bool {
+        steps.allSatisfy { step in
+            if case .straightened(let degrees, _, _, _, _) = step { return degrees == 0 }
+            return step.homography == nil
+        }
+    }
+
     /// Quarter turns clockwise the page was turned through to stand upright (0–3).
     public var quarterTurns: Int {
         steps.reduce(0) { turns, step in

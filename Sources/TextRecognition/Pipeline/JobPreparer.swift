@@ -16,9 +16,9 @@ struct JobPreparer {
     /// under a text layer (`textLayerPage`).
     let laysTextOverPDFPages: Bool
 
-    init(crop: CropMode, rotation: RotationMode = .none, deskew: DeskewMode = .none, limits: DecodeLimits, keepsImages: Bool,
-         usesExistingText: Bool = false, laysTextOverPDFPages: Bool = false) {
-        preparer = PagePreparer(crop: crop, rotation: rotation, deskew: deskew)
+    init(crop: CropMode, rotation: RotationMode = .none, deskew: DeskewMode = .none, upscale: Bool = false, limits: DecodeLimits,
+         keepsImages: Bool, usesExistingText: Bool = false, laysTextOverPDFPages: Bool = false) {
+        preparer = PagePreparer(crop: crop, rotation: rotation, deskew: deskew, upscale: upscale)
         self.limits = limits
         self.keepsImages = keepsImages
         self.usesExistingText = usesExistingText
@@ -97,6 +97,7 @@ struct JobPreparer {
             result.skew = legible.skewDegrees
             result.textGeometry = legible.geometry
             result.legibility = legible
+            result.scale = legible.scale
         } catch {
             throw RecognitionError(error, source: job.name)
         }
@@ -105,7 +106,8 @@ struct JobPreparer {
         result.pageHeight = page.image.height
         result.steps = page.steps
         if keepsImages { result.correctedImage = page.image }
-        if laysTextOverPDFPages, page.keepsSourceGeometry, case .decode(let image, let index) = job.work, image.takesTextLayer(page: index) {
+        // An enlarged page keeps its frame: the text layer is laid over the page's own box.
+        if laysTextOverPDFPages, page.keepsSourceFrame, case .decode(let image, let index) = job.work, image.takesTextLayer(page: index) {
             result.textLayerPage = OriginalPDFPage(source: image, index: index)
         }
         return page

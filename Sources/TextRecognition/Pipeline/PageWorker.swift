@@ -21,7 +21,8 @@ final class PageWorker {
         self.cancel = cancel
         self.pool = pool
         self.hooks = hooks
-        preparing = JobPreparer(crop: options.crop, rotation: options.rotation, deskew: options.deskew, limits: options.limits, keepsImages: options.keepsPreparedImages,
+        preparing = JobPreparer(crop: options.crop, rotation: options.rotation, deskew: options.deskew, upscale: options.upscale,
+                                limits: options.limits, keepsImages: options.keepsPreparedImages,
                                 usesExistingText: options.pdfText == .use, laysTextOverPDFPages: options.renderings.contains(.pdf))
     }
 

@@ -24,6 +24,8 @@ public struct RecognitionOptions: Sendable {
     public var rotation = RotationMode.auto
     /// Whether small tilts of the text are levelled before recognition.
     public var deskew = DeskewMode.auto
+    /// Whether pages of small text are scaled up before recognition.
+    public var upscale = true
     /// Resolution to tell Tesseract, overriding what the file says.
     public var dpi: Int?
     /// Seconds one page may spend in Tesseract before it becomes an error result.
