@@ -20,7 +20,8 @@ struct ServeCommand: AsyncParsableCommand {
             ROUTES:
               POST /v1/recognize   the text; query: format (text, jsonl, hocr, tsv,
                                    alto, pdf), lang, psm, crop (auto, none),
-                                   quad (x,y;x,y;x,y;x,y), dpi
+                                   quad (x,y;x,y;x,y;x,y), rotate (auto, none,
+                                   0, 90, 180, 270), deskew (auto, none), dpi
               POST /v1/detect      page outlines, as 'scantext detect --format jsonl'
               GET  /healthz        alive
               GET  /readyz         the engines are started

@@ -120,7 +120,7 @@ struct ServeTests {
             let largeMessage = try error(large).message
             #expect(large.status == 413 && largeMessage.contains("--max-upload-mb"))
 
-            for query in ["psm=99", "format=docx", "crop=maybe", "quad=1,2;3", "dpi=1", "lang=xx_nonexistent"] {
+            for query in ["psm=99", "format=docx", "crop=maybe", "quad=1,2;3", "dpi=1", "lang=xx_nonexistent", "rotate=45", "deskew=maybe"] {
                 let r = try HTTP.request(server, "POST", "/v1/recognize?\(query)", body: clean, headers: auth)
                 #expect(r.status == 400, "\(query): \(r.status) \(r.text)")
             }

@@ -2,10 +2,11 @@ import CTesseract
 import ImageInput
 import ScanCore
 
-/// Reads a page's text geometry with Leptonica's document-image tools: a skew sweep along each
-/// axis for the line direction and tilt, and its ascender/descender count for up or down. It
-/// works on a thresholded copy, reduced so that the page is quick to read but the characters
-/// stay large enough for the up-down count.
+/// Reads a page's text geometry: the line direction from where each character's nearest
+/// neighbour lies (with Leptonica's skew sweep along each axis as the fallback), the tilt from
+/// that sweep, and the way up from Leptonica's ascender/descender count. It works on a
+/// thresholded copy, reduced so that the page is quick to read but the characters stay large
+/// enough for the up-down count.
 public struct TextGeometryAnalyzer: Sendable {
     /// The longer side of the copy the line direction and tilt are read on.
     var sweepSide = 1800
@@ -68,7 +69,8 @@ public struct TextGeometryAnalyzer: Sendable {
         }
         return TextGeometry(
             characterHeight: fullHeight, linesRunVertically: vertical, directionRatio: ratio,
-            neighbourRatio: neighbourRatio, skewDegrees: best.angle, skewConfidence: best.confidence, uprightEvidence: Double(evidence), textBounds: bounds)
+            neighbourRatio: neighbourRatio, skewDegrees: best.angle, skewConfidence: best.confidence,
+            uprightEvidence: Double(evidence), textBounds: bounds)
     }
 
     /// The best tilt within ±15° of the horizontal, its confidence and its line score.
