@@ -29,6 +29,8 @@ public struct Legibility: Sendable {
     static let smallCharacterHeight = 16.0
     static let legibleCharacterHeight = 20.0
     static let maximumScale = 3.0
+    /// Pages are not enlarged past this many pixels: a huge scan of small print is read as it is.
+    static let maximumScaledPixels = 120_000_000.0
 
     public init(rotation: RotationMode = .auto, deskew: DeskewMode = .auto, upscale: Bool = true) {
         self.rotation = rotation
@@ -87,7 +89,9 @@ public struct Legibility: Sendable {
         }
         var scale = 1.0
         if upscale, let g = outcome.geometry, g.directionRatio >= Self.minimumDirectionRatio, g.characterHeight < Self.smallCharacterHeight {
-            scale = min(Self.maximumScale, Self.legibleCharacterHeight / max(g.characterHeight, 1))
+            let room = (Self.maximumScaledPixels / Double(max(1, page.image.width * page.image.height))).squareRoot()
+            scale = min(Self.maximumScale, Self.legibleCharacterHeight / max(g.characterHeight, 1), room)
+            if scale < 1.05 { scale = 1 }
         }
         outcome.scale = scale
         let before = page.sourceToCurrent

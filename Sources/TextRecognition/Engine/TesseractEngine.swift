@@ -113,8 +113,9 @@ final class TesseractEngine {
     }
 
     /// Tesseract's mean word confidence (0–100) reading `image` as one block of text: how well
-    /// it reads that way up. The engine's own page segmentation mode is kept for pages.
-    func readingConfidence(of image: PixelBuffer, resolution: Int?, cancel: CancellationFlag?) -> Double {
+    /// it reads that way up, or 0 past `deadline` seconds. The engine's own page segmentation
+    /// mode is kept for pages.
+    func readingConfidence(of image: PixelBuffer, resolution: Int?, deadline: Double?, cancel: CancellationFlag?) -> Double {
         (try? RecognitionThread.recognizing(hooks: threadHooks) { () -> Double in
             let mode = TessBaseAPIGetPageSegMode(handle)
             TessBaseAPISetPageSegMode(handle, PSM_SINGLE_BLOCK)
@@ -127,7 +128,7 @@ final class TesseractEngine {
                                     Int32(image.format.channels), Int32(image.bytesPerRow))
             }
             if let resolution { TessBaseAPISetSourceResolution(handle, Int32(resolution)) }
-            let monitor = RecognitionMonitor(deadline: nil, cancel: cancel)
+            let monitor = RecognitionMonitor(deadline: deadline, cancel: cancel)
             guard TessBaseAPIRecognize(handle, monitor.pointer) == 0 else { return 0 }
             return max(0, Double(TessBaseAPIMeanTextConf(handle)))
         }) ?? 0

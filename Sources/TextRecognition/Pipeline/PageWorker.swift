@@ -128,8 +128,9 @@ extension PageWorker {
         let height = min(bounds.maxY - bounds.minY, 16 * characterHeight)
         let top = (bounds.minY + bounds.maxY - height) / 2
         let band = page.image.cropped(x: Int(bounds.minX), y: Int(top), width: Int(bounds.maxX - bounds.minX), height: Int(height))
-        let asIs = engine.readingConfidence(of: band, resolution: resolution, cancel: cancel)
-        let halfTurned = engine.readingConfidence(of: band.reoriented(exif: 3), resolution: resolution, cancel: cancel)
+        let asIs = engine.readingConfidence(of: band, resolution: resolution, deadline: options.pageTimeout, cancel: cancel)
+        let halfTurned = engine.readingConfidence(
+            of: band.reoriented(exif: 3), resolution: resolution, deadline: options.pageTimeout, cancel: cancel)
         result.uprightCheck = (asIs, halfTurned)
         guard halfTurned > asIs + Self.halfTurnMargin else { return }
         page.turn(quarterTurns: 2)
