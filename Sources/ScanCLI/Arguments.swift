@@ -40,10 +40,7 @@ extension RotationMode: ExpressibleByArgument {
     public static var allValueStrings: [String] { ["auto", "none", "0", "90", "180", "270"] }
 }
 
-extension DeskewMode: ExpressibleByArgument {
-    public init?(argument: String) { self.init(parsing: argument) }
-    public static var allValueStrings: [String] { ["auto", "none"] }
-}
+extension DeskewMode: ExpressibleByArgument {}
 
 /// `--format`, which also takes `none`.
 enum FormatArgument: ExpressibleByArgument, Equatable {

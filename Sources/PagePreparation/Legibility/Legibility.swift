@@ -17,7 +17,7 @@ public struct Legibility: Sendable {
     static let minimumUprightEvidence = 5.0
     /// Evidence below this leaves the way up unsure, for the recogniser to settle by reading
     /// (`uprightUnsure`): text in capitals, as on receipts, has few ascenders and descenders
-    /// for Leptonica to count, and gave upright pages evidence as low as -6.5.
+    /// for Leptonica to count, and its evidence can point the wrong way.
     static let strongUprightEvidence = 12.0
     /// Tilts smaller than this are left: Tesseract reads them as well, and resampling would
     /// change a straight page's pixels for nothing.

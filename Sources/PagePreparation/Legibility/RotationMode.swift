@@ -9,7 +9,7 @@ public enum RotationMode: Sendable, Equatable {
 }
 
 /// Whether small rotations of the text are levelled before recognition.
-public enum DeskewMode: Sendable, Equatable {
+public enum DeskewMode: String, Sendable, Equatable, CaseIterable {
     /// Measure the text lines' angle and level them when it is large enough to matter.
     case auto
     /// Leave the angle as it is.
@@ -34,11 +34,5 @@ extension RotationMode {
 extension DeskewMode {
     public static let choices = "auto or none"
 
-    public init?(parsing text: String) {
-        switch text {
-        case "auto": self = .auto
-        case "none": self = .none
-        default: return nil
-        }
-    }
+    public init?(parsing text: String) { self.init(rawValue: text) }
 }

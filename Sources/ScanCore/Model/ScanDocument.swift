@@ -33,6 +33,33 @@ public enum PageStep: Sendable, Equatable, Codable {
     }
 }
 
+/// What a page's steps add up to, for anything that keeps them (a page, a result).
+extension Array where Element == PageStep {
+    /// Quarter turns clockwise the page was turned through (0–3).
+    public var quarterTurns: Int {
+        reduce(0) { turns, step in
+            if case .turned(let q, _, _, _) = step { return (turns + q) % 4 }
+            return turns
+        }
+    }
+
+    /// Degrees clockwise the page was rotated to level its text, 0 when it was not.
+    public var deskewDegrees: Double {
+        reduce(0) { total, step in
+            if case .straightened(let d, _, _, _, _) = step { return total + d }
+            return total
+        }
+    }
+
+    /// How much the page was scaled to make its text legible, 1 when it was not.
+    public var legibilityScale: Double {
+        reduce(1) { total, step in
+            if case .straightened(_, let s, _, _, _) = step { return total * s }
+            return total
+        }
+    }
+}
+
 /// A vector page's size and the resolution it was rendered at.
 public struct PageRendering: Sendable, Equatable, Codable {
     public var widthPoints: Double
@@ -92,28 +119,13 @@ public struct ScanPage: Sendable {
     }
 
     /// Quarter turns clockwise the page was turned through to stand upright (0–3).
-    public var quarterTurns: Int {
-        steps.reduce(0) { turns, step in
-            if case .turned(let q, _, _, _) = step { return (turns + q) % 4 }
-            return turns
-        }
-    }
+    public var quarterTurns: Int { steps.quarterTurns }
 
     /// Degrees clockwise the page was rotated to level its text, 0 when it was not.
-    public var deskewDegrees: Double {
-        steps.reduce(0) { total, step in
-            if case .straightened(let d, _, _, _, _) = step { return total + d }
-            return total
-        }
-    }
+    public var deskewDegrees: Double { steps.deskewDegrees }
 
     /// How much the page was scaled to make its text legible, 1 when it was not.
-    public var legibilityScale: Double {
-        steps.reduce(1) { total, step in
-            if case .straightened(_, let s, _, _, _) = step { return total * s }
-            return total
-        }
-    }
+    public var legibilityScale: Double { steps.legibilityScale }
 
     /// The file's resolution as it applies to the current pixels: scaled with the page, and
     /// nil once a perspective warp has left no single resolution.

@@ -92,12 +92,7 @@ struct JobPreparer {
         }
         result.timings.warp = clock.lap()
         do throws(PreparationError) {
-            let legible = try preparer.makeLegible(&page)
-            result.rotation = legible.quarterTurns * 90
-            result.skew = legible.skewDegrees
-            result.textGeometry = legible.geometry
-            result.legibility = legible
-            result.scale = legible.scale
+            result.legibility = try preparer.makeLegible(&page)
         } catch {
             throw RecognitionError(error, source: job.name)
         }

@@ -134,7 +134,6 @@ extension PageWorker {
         result.uprightCheck = (asIs, halfTurned)
         guard halfTurned > asIs + Self.halfTurnMargin else { return }
         page.turn(quarterTurns: 2)
-        result.rotation = page.quarterTurns * 90
         result.steps = page.steps
         // The page no longer keeps its source geometry: no text layer over the original.
         result.textLayerPage = nil

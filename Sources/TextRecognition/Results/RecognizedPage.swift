@@ -102,13 +102,13 @@ public struct RecognizedPage: Sendable {
     /// Detection confidence (0–1) when detection ran, else nil.
     public var detectionConfidence: Double?
     /// Degrees clockwise the page was turned to stand upright: 0, 90, 180 or 270.
-    public var rotation = 0
+    public var rotation: Int { steps.quarterTurns * 90 }
     /// Degrees clockwise the page was rotated to level its text lines (their tilt), 0 if not.
-    public var skew = 0.0
+    public var skew: Double { steps.deskewDegrees }
     /// How much the page was scaled before recognition, 1 when it was not.
-    public var scale = 1.0
+    public var scale: Double { steps.legibilityScale }
     /// What the page's text showed of its lines and orientation, when it was read.
-    public var textGeometry: TextGeometry?
+    public var textGeometry: TextGeometry? { legibility?.geometry }
     /// When the way up was unsure, Tesseract's mean confidence reading a band of the page as it
     /// stood and turned half-way: the larger decided.
     public var uprightCheck: (asIs: Double, halfTurned: Double)?
