@@ -86,7 +86,8 @@ final class PageWorker {
         let engine = try startedEngine()
         result.timings.engine = clock.lap()
         if let legible = result.legibility, legible.uprightUnsure, let bounds = legible.textBounds {
-            settleWayUp(&page, bounds: bounds, characterHeight: legible.geometry?.characterHeight ?? 20,
+            // The band is in the page's pixels as scaled; so is the character height it is cut by.
+            settleWayUp(&page, bounds: bounds, characterHeight: (legible.geometry?.characterHeight ?? 20) * legible.scale,
                         engine: engine, resolution: resolution, result: &result)
             result.timings.upright += clock.lap()
         }
