@@ -35,19 +35,27 @@ public struct TextGeometryAnalyzer: Sendable {
         let bounds = TextGeometry.Bounds(minX: blobs.bounds.minX * scale, minY: blobs.bounds.minY * scale,
                                          maxX: blobs.bounds.maxX * scale, maxY: blobs.bounds.maxY * scale)
 
-        // Lines run along the axis whose sweep scores higher: its projection alternates text
-        // and gaps, the other's mostly does not.
+        // Nearest neighbours decide the direction when they lean clearly one way, and only
+        // that axis is swept for the tilt. Otherwise both are swept, and the lines run along
+        // the one that scores higher: its projection alternates text and gaps.
         let sweepReduction: Int32 = height >= 16 ? 4 : height >= 8 ? 2 : 1
-        let across = Self.sweep(binary.pix, reduction: sweepReduction)
-        guard let turned = LeptonicaImage(taking: pixRotateOrth(binary.pix, 1)) else { return nil }
-        let down = Self.sweep(turned.pix, reduction: sweepReduction)
-        // Nearest neighbours decide when they lean clearly one way; otherwise the line scores.
-        let vertical = neighbourRatio >= 1.5 ? false : neighbourRatio <= 1 / 1.5 ? true : down.score > across.score
-        let best = vertical ? down : across
-        let worse = vertical ? across : down
-        let scoreRatio = worse.score > 0 ? best.score / worse.score : (best.score > 0 ? .infinity : 1)
-        // How clearly the direction stood out, by whichever cue chose it.
-        let ratio = max(neighbourRatio, 1 / neighbourRatio) >= 1.5 ? max(neighbourRatio, 1 / neighbourRatio) : scoreRatio
+        let across = { Self.sweep(binary.pix, reduction: sweepReduction) }
+        let down = { LeptonicaImage(taking: pixRotateOrth(binary.pix, 1)).map { Self.sweep($0.pix, reduction: sweepReduction) } }
+        let lean = max(neighbourRatio, 1 / neighbourRatio)
+        let vertical: Bool, best: (angle: Double, confidence: Double, score: Double), ratio: Double
+        if lean >= 1.5 {
+            vertical = neighbourRatio < 1
+            guard let sweep = vertical ? down() : across() else { return nil }
+            best = sweep
+            ratio = lean
+        } else {
+            guard let downSweep = down() else { return nil }
+            let acrossSweep = across()
+            vertical = downSweep.score > acrossSweep.score
+            best = vertical ? downSweep : acrossSweep
+            let worse = vertical ? acrossSweep : downSweep
+            ratio = worse.score > 0 ? best.score / worse.score : (best.score > 0 ? .infinity : 1)
+        }
 
         // The up-down count, on lines levelled and at a character height it is made for.
         let fullHeight = height * Double(reduction)
