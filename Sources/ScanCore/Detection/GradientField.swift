@@ -13,7 +13,9 @@ struct GradientField {
     /// Magnitude above which a pixel counts as an edge.
     var threshold: Float = 0
 
-    init(_ image: PixelBuffer) {
+    /// `closingRadius` > 0 first wipes out dark strokes narrower than about twice that
+    /// (text, pens, cables) with a grey closing of each channel.
+    init(_ image: PixelBuffer, closingRadius: Int = 0) {
         width = image.width
         height = image.height
         let n = width * height
@@ -29,6 +31,7 @@ struct GradientField {
                 }
                 initialized = n
             }
+            if closingRadius > 0 { plane = Self.closing(plane, width, height, radius: closingRadius) }
             plane = Self.blur(plane, width, height)
             let share = Float(channels)
             plane.withUnsafeBufferPointer { smooth in

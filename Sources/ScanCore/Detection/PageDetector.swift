@@ -51,7 +51,11 @@ public struct PageDetector: Sendable {
         let small = image.downsampled(by: factor)
         guard small.width >= 16, small.height >= 16 else { return nil }
         let field = GradientField(small)
-        guard let best = field.bestQuad(minimumAreaFraction: minimumAreaFraction) else { return nil }
+        // The same view with the print wiped out: a faint page edge that the lines of text
+        // outvote in the first is among the strongest lines here, and the page is a plain
+        // bright region.
+        let textless = GradientField(small, closingRadius: max(2, Int((0.015 * Double(max(small.width, small.height))).rounded())))
+        guard let best = field.pageOutline(minimumAreaFraction: minimumAreaFraction, textless: textless) else { return nil }
         guard !best.isFrame, best.confidence >= minimumConfidence else { return nil }
         // Working-copy coordinates → source pixels (pixel-corner convention on both sides).
         let sx = Double(image.width) / Double(small.width), sy = Double(image.height) / Double(small.height)
@@ -68,4 +72,6 @@ struct ScoredQuad {
     var quad: Quad
     var confidence: Double
     var isFrame: Bool
+    /// For an outline read from a bright region, how well the quad explains it.
+    var regionFit: Double = 0
 }

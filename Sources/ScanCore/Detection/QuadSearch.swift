@@ -4,14 +4,26 @@ extension GradientField {
     /// Text lines and clutter make many strong lines; the page's own edges must still be among
     /// the candidates.
     static let candidatesPerOrientation = 18
+    /// At most this many lines of each orientation join from the textless view.
+    static let extraCandidatesPerOrientation = 4
 
-    func bestQuad(minimumAreaFraction: Double) -> ScoredQuad? {
+    /// `extraLines` (from the textless view) join the candidates where they are new.
+    func bestQuad(minimumAreaFraction: Double, extraLines: [Line] = []) -> ScoredQuad? {
         let lines = houghLines(maxLines: 64)
         let w = Double(width), h = Double(height)
-        var horizontal = lines.filter { abs($0.theta - .pi / 2) < .pi / 4 }
-        var vertical = lines.filter { abs($0.theta - .pi / 2) >= .pi / 4 }
-        horizontal = Array(horizontal.prefix(Self.candidatesPerOrientation))
-        vertical = Array(vertical.prefix(Self.candidatesPerOrientation))
+        func isHorizontal(_ line: Line) -> Bool { abs(line.theta - .pi / 2) < .pi / 4 }
+        var horizontal = Array(lines.filter(isHorizontal).prefix(Self.candidatesPerOrientation))
+        var vertical = Array(lines.filter { !isHorizontal($0) }.prefix(Self.candidatesPerOrientation))
+        let distance = Double(max(width, height)) * 0.02 + 3
+        for (extra, horizontally) in [(extraLines.filter(isHorizontal), true), (extraLines.filter { !isHorizontal($0) }, false)] {
+            var added = 0
+            for line in extra where added < Self.extraCandidatesPerOrientation {
+                let known = horizontally ? horizontal : vertical
+                guard !known.contains(where: { Self.similar($0.theta, $0.rho, line.theta, line.rho, distance) }) else { continue }
+                if horizontally { horizontal.append(line) } else { vertical.append(line) }
+                added += 1
+            }
+        }
         horizontal.append(Line(theta: .pi / 2, rho: 0.5, isBorder: true))
         horizontal.append(Line(theta: .pi / 2, rho: h - 0.5, isBorder: true))
         vertical.append(Line(theta: 0, rho: 0.5, isBorder: true))
@@ -106,6 +118,8 @@ extension GradientField {
         var score: Double
         var quad: Quad
         var sides: [Line]
+        /// For a candidate read from a bright region, how well the quad explains it.
+        var regionFit: Double = 0
     }
 
     /// How many of the best-scored outlines are checked for paper before giving up.

@@ -10,26 +10,31 @@ extension GradientField {
         let refinedSides = sidesOf(refined)
         // The winner's sides must each have paper inside and something darker than paper
         // outside; a region of a flat scan bounded by text or rules has the same paper on both.
-        let paperless = refinedSides.enumerated().filter { i, side in
-            !candidate.sides[i].isBorder && stepContrast(side.0, side.1).paper < Self.minimumPaperStep
-        }
+        let paperSteps = refinedSides.map { stepContrast($0.0, $0.1).paper }
+        let paperless = paperSteps.indices.filter { !candidate.sides[$0].isBorder && paperSteps[$0] < Self.minimumPaperStep }
         // Leaning on the frame, a quad has less evidence, and every other side must pass.
         let leansOnFrame = candidate.sides.contains(where: \.isBorder)
         if paperless.count >= (leansOnFrame ? 1 : Self.maximumPaperlessSides) { return nil }
-        // Most of a page is paper, brighter than what it lies on.
+        // Most of a page is paper, brighter than what it lies on; under uneven light (the page
+        // in shade, the desk in sun) only the steps along its sides can show it, and a page
+        // standing out clearly along every side needs no more.
         let medians = interiorMedians(refined)
-        if let medians, medians.inside - medians.outside < Self.minimumInteriorStep { return nil }
+        let clearAllRound = paperSteps.indices.allSatisfy { candidate.sides[$0].isBorder || paperSteps[$0] >= 2 * Self.minimumPaperStep }
+        if let medians, medians.inside - medians.outside < Self.minimumInteriorStep, !clearAllRound { return nil }
         // A small outline square to the frame is a box printed on a flat scan (a slide's title,
         // a table, a figure); a page photographed that square fills more of the frame.
         if Self.axisAlignedSides(candidate.quad, toleranceDegrees: Self.squareTolerance) >= 3,
            refined.area < Self.printedBoxAreaFraction * Double(width * height) { return nil }
-        let supports = refinedSides.enumerated().map {
-            candidate.sides[$0.offset].isBorder ? Self.borderSupport : support($0.element.0, $0.element.1, polarity: 1)
+        // A side against something brighter than paper (a window, a lamp) is an edge of the
+        // other polarity; the paper checks above have already ruled out a block of print.
+        let supports = refinedSides.enumerated().map { i, side in
+            candidate.sides[i].isBorder ? Self.borderSupport
+                : max(support(side.0, side.1, polarity: 1), support(side.0, side.1, polarity: -1))
         }
         let confidence = supports.reduce(0, +) / 4 * 0.5 + (supports.min() ?? 0) * 0.5
         // Paper is what is brighter than halfway from the outside's brightness to the page's.
-        let quad = medians.map { extendedCorners(refined, paperThreshold: ($0.inside + $0.outside) / 2) } ?? refined
-        return ScoredQuad(quad: quad, confidence: min(1, confidence / 0.8), isFrame: false)
+        let quad = ProcessInfo.processInfo.environment["NOEXT"] != nil ? refined : (medians.map { extendedCorners(refined, paperThreshold: ($0.inside + $0.outside) / 2) } ?? refined)
+        return ScoredQuad(quad: quad, confidence: min(1, confidence / 0.8), isFrame: false, regionFit: candidate.regionFit)
     }
 
     /// Degrees from the image axes within which a side counts as square to the frame.

@@ -1,0 +1,118 @@
+import Foundation
+
+// Choosing between the two cues: the outline backed by the longest straight edges, and the
+// most quadrilateral bright region.
+
+extension GradientField {
+    /// The page outline, or the frame for a flat scan, or nil when neither cue is convincing.
+    /// `textless` is the same view after a grey closing (`GradientField(_:closingRadius:)`).
+    func pageOutline(minimumAreaFraction: Double, textless: GradientField) -> ScoredQuad? {
+        let edges = bestQuad(minimumAreaFraction: minimumAreaFraction, extraLines: textless.houghLines(maxLines: 64))
+        let regions = paperRegions(textless.luma, minimumAreaFraction: minimumAreaFraction, compare: edges.map { [$0.quad] } ?? [])
+        // A region's outline passes the same paper checks as an edge outline, and must be as
+        // well backed by edges: a side along a soft shadow or a shading boundary is no page edge.
+        let verifiedRegions = regions.found.compactMap { verified(candidate(for: $0)) }
+            .filter { $0.confidence >= Self.minimumRegionConfidence }
+        if let frame = edges, frame.isFrame {
+            // No outline beats the frame: a flat scan, or a page whose edges are too faint for
+            // the line search (white on an off-white desk). Only a clean region lying on a
+            // plain surface, clear of the frame, is taken for a page.
+            let page = verifiedRegions.first { $0.regionFit >= Self.clearRegionFit && isNested($0.quad, in: frame.quad) }
+            guard let page else { return frame }
+            return page
+        }
+        var choice: ScoredQuad
+        switch (edges, verifiedRegions.first) {
+        case (nil, nil): return nil
+        case let (edges?, nil): choice = edges
+        case let (nil, region?): choice = region
+        case let (edges?, region?):
+            // Outlines that agree are one answer, the edge outline the finer. Otherwise the
+            // region wins only when it explains the bright region far better than the edge
+            // outline does, and is as well backed by edges (a crumpled page, whose edges
+            // bend, is read as a region; a page half in shade is not half a page).
+            let agree = region.quad.intersectionOverUnion(edges.quad) >= Self.agreement
+            let explainsBetter = region.regionFit > (regions.fits.first ?? 0) + Self.regionMargin
+            choice = !agree && explainsBetter && region.confidence >= edges.confidence ? region : edges
+        }
+        // A page on a larger pale surface (a grey table): the surface's outline is longer and
+        // its region as square, but the page is a brighter region inside it, clear of its
+        // sides, on a ring of plain surface.
+        while let inner = verifiedRegions.first(where: { $0.quad != choice.quad && isNested($0.quad, in: choice.quad) }) {
+            choice = inner
+        }
+        return choice
+    }
+
+    /// How well edges must back a region's outline.
+    static let minimumRegionConfidence = 0.7
+    /// How quadrilateral a region must be to be taken for a page where the frame beat every
+    /// edge outline.
+    static let clearRegionFit = 0.95
+    /// Outlines this close are one answer; the edge outline is the finer of the two.
+    static let agreement = 0.85
+    /// How much better a region must explain the page than the edge outline to replace it.
+    static let regionMargin = 0.1
+
+    /// A verification candidate for a region's quad: its sides as lines, those along the image
+    /// frame marked as the frame.
+    func candidate(for region: RegionQuad) -> Candidate {
+        let c = region.quad.corners
+        let sides = (0..<4).map { i -> Line in
+            let a = c[i], b = c[(i + 1) % 4]
+            let onFrame = (abs(a.x) < 1.5 && abs(b.x) < 1.5) || (abs(a.y) < 1.5 && abs(b.y) < 1.5)
+                || (abs(a.x - Double(width)) < 1.5 && abs(b.x - Double(width)) < 1.5)
+                || (abs(a.y - Double(height)) < 1.5 && abs(b.y - Double(height)) < 1.5)
+            return Line(through: a, b, isBorder: onFrame)
+        }
+        return Candidate(score: region.fit, quad: region.quad, sides: sides, regionFit: region.fit)
+    }
+
+    /// `inner` lies within `outer`, clear of its sides, and the ring between them is darker
+    /// than the inner page and much plainer: a surface, not the rest of a folded or shaded
+    /// page, which carries print like the part inside.
+    func isNested(_ inner: Quad, in outer: Quad) -> Bool {
+        let margin = Self.nestingMargin * Double(max(width, height))
+        let outerSides = sidesOf(outer).map { Line(through: $0.0, $0.1) }
+        for corner in inner.corners {
+            // Every inner corner inside `outer`, at least `margin` from each of its sides.
+            guard outerSides.allSatisfy({ Point.dot(corner, $0.normal) - $0.rho >= margin }) else { return false }
+        }
+        var insideLuma: [Float] = [], ringLuma: [Float] = []
+        var insideEdges = 0, ringEdges = 0
+        for y in stride(from: 1, to: height, by: 2) {
+            for x in stride(from: 1, to: width, by: 2) {
+                let p = Point(Double(x) + 0.5, Double(y) + 0.5)
+                let i = y * width + x
+                let edge = magnitude[i] >= threshold ? 1 : 0
+                if inner.contains(p) {
+                    insideLuma.append(luma[i])
+                    insideEdges += edge
+                } else if outer.contains(p) {
+                    ringLuma.append(luma[i])
+                    ringEdges += edge
+                }
+            }
+        }
+        guard insideLuma.count >= 50, ringLuma.count >= 50,
+              let inside = insideLuma.selectKth(insideLuma.count / 2), let ring = ringLuma.selectKth(ringLuma.count / 2)
+        else { return false }
+        let insideDensity = Double(insideEdges) / Double(insideLuma.count)
+        let ringDensity = Double(ringEdges) / Double(ringLuma.count)
+        return inside - ring >= Self.minimumPaperStep && ringDensity <= 0.5 * insideDensity
+    }
+
+    /// How far, as a share of the image's long side, a page must lie inside a surface's outline.
+    static let nestingMargin = 0.02
+}
+
+extension Line {
+    /// The line through `a` and `b`, its normal pointing to the right of a → b (into a
+    /// clockwise quad).
+    init(through a: Point, _ b: Point, isBorder: Bool = false) {
+        let d = (b - a).unit
+        let normal = Point(-d.y, d.x)
+        let theta = atan2(normal.y, normal.x)
+        self.init(theta: theta, rho: Point.dot(a, normal), isBorder: isBorder)
+    }
+}

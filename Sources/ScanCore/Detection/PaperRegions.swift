@@ -1,0 +1,318 @@
+import Foundation
+
+// The second cue: the page as a bright region.
+//
+// The line search scores outlines by the length of edge that backs them, so when a page lies on
+// a larger pale surface (a grey table on a wooden floor), the larger outline wins, and a
+// crumpled page offers no long straight edges at all. Read as a region instead, the page is
+// the shape of what is brighter than its surroundings: after a grey closing wipes out text,
+// pens and cables, one of the brightness level sets is the sheet. Each level's connected
+// regions are measured for how well four corners explain them, in the manner of SmartDoc's
+// best method (shapes from the tree of level lines), and the most quadrilateral wins.
+
+extension GradientField {
+    /// A page outline read from the shape of a bright region.
+    struct RegionQuad {
+        var quad: Quad
+        /// Quad area over the area of the region's convex hull, times the region's solidity:
+        /// 1 for a clean quadrilateral region.
+        var fit: Double
+        /// The region touches the image frame on one side.
+        var touchesFrame: Bool
+    }
+
+    /// Levels of the closed brightness at which regions are read.
+    static let regionLevels = 20
+    /// A region this much like a quadrilateral counts as a page.
+    static let minimumRegionFit = 0.9
+
+    /// Quadrilateral bright regions, best first, at most one per place; and, for each quad in
+    /// `compare`, how well the region that best matches it fits it (IoU with the region,
+    /// holes filled, at the level where it matches best).
+    /// `closed` is the brightness after a grey closing, which wipes out text, pens and cables.
+    func paperRegions(_ closed: [Float], minimumAreaFraction: Double, compare: [Quad] = []) -> (found: [RegionQuad], fits: [Double]) {
+        let n = closed.count
+        let low = Self.quantile(closed, 0.2), high = Self.quantile(closed, 0.995)
+        guard high - low >= 8 else { return ([], compare.map { _ in 0 }) }
+        let masks = compare.map { quadPixels($0) }
+        var fits = [Double](repeating: 0, count: compare.count)
+        var found: [RegionQuad] = []
+        let minimumArea = Int(minimumAreaFraction * Double(n))
+        var labels = [Int32](repeating: -1, count: n)
+        for level in 1...Self.regionLevels {
+            let t = low + (high - low) * Float(level) / Float(Self.regionLevels + 1)
+            let regions = labelRegions(closed, threshold: t, labels: &labels)
+            for (k, mask) in masks.enumerated() {
+                fits[k] = max(fits[k], Self.bestOverlap(mask, labels: labels, regions: regions))
+            }
+            for region in regions where region.area >= minimumArea && region.framesTouched <= 1 {
+                guard let shape = regionQuad(region, labels: labels) else { continue }
+                if let same = found.firstIndex(where: { $0.quad.intersectionOverUnion(shape.quad) > 0.9 }) {
+                    if shape.fit > found[same].fit { found[same] = shape }
+                } else {
+                    found.append(shape)
+                }
+            }
+        }
+        found.sort { $0.fit > $1.fit }
+        return (found.filter { $0.fit >= Self.minimumRegionFit }, fits)
+    }
+
+    /// The value below which `share` of `values` (0–255) lie, to the nearest grey level.
+    static func quantile(_ values: [Float], _ share: Double) -> Float {
+        var histogram = [Int](repeating: 0, count: 256)
+        for v in values { histogram[Int(min(max(v, 0), 255))] += 1 }
+        let target = Int(share * Double(values.count))
+        var seen = 0
+        for (level, count) in histogram.enumerated() {
+            seen += count
+            if seen > target { return Float(level) }
+        }
+        return 255
+    }
+
+    struct Region {
+        var label: Int32
+        var area = 0
+        var minX = Int.max, maxX = Int.min, minY = Int.max, maxY = Int.min
+        /// How many sides of the image frame the region reaches.
+        var framesTouched = 0
+        /// Its rows' leftmost and rightmost pixels, filled in only for large regions.
+        var rowSpans: [(y: Int, from: Int, to: Int)] = []
+    }
+
+    /// Connected regions (4-neighbours) of pixels at least `threshold` bright; `labels` gets
+    /// each pixel's region index, or −1.
+    func labelRegions(_ values: [Float], threshold: Float, labels: inout [Int32]) -> [Region] {
+        let w = width, h = height
+        // Union-find over provisional labels; at most one new label per pixel.
+        var parent = [Int32](repeating: 0, count: w * h / 2 + 2)
+        var count = 0
+        parent.withUnsafeMutableBufferPointer { parent in
+            func find(_ a: Int32) -> Int32 {
+                var a = a
+                while parent[Int(a)] != a {
+                    parent[Int(a)] = parent[Int(parent[Int(a)])]
+                    a = parent[Int(a)]
+                }
+                return a
+            }
+            values.withUnsafeBufferPointer { v in
+                labels.withUnsafeMutableBufferPointer { l in
+                    for y in 0..<h {
+                        for x in 0..<w {
+                            let i = y * w + x
+                            guard v[i] >= threshold else { l[i] = -1; continue }
+                            let left: Int32 = x > 0 ? l[i - 1] : -1, up: Int32 = y > 0 ? l[i - w] : -1
+                            if left < 0 && up < 0 {
+                                // Never taken: a new label needs background to its left and above,
+                                // so at most half the pixels (rounded up) start one.
+                                if count == parent.count { l[i] = -1; continue }
+                                l[i] = Int32(count)
+                                parent[count] = Int32(count)
+                                count += 1
+                            } else if up < 0 {
+                                l[i] = left
+                            } else if left < 0 || left == up {
+                                l[i] = up
+                            } else {
+                                let a = find(left), b = find(up)
+                                if a != b { parent[Int(max(a, b))] = min(a, b) }
+                                l[i] = min(a, b)
+                            }
+                        }
+                    }
+                }
+            }
+            for p in 0..<count { parent[p] = find(Int32(p)) }
+        }
+        // Roots → compact indices.
+        var index = [Int32](repeating: -1, count: count)
+        var regions: [Region] = []
+        for p in 0..<count {
+            let root = parent[p]
+            if index[Int(root)] < 0 {
+                index[Int(root)] = Int32(regions.count)
+                regions.append(Region(label: Int32(regions.count)))
+            }
+            index[p] = index[Int(root)]
+        }
+        var area = [Int](repeating: 0, count: regions.count)
+        var minX = [Int](repeating: Int.max, count: regions.count), maxX = [Int](repeating: Int.min, count: regions.count)
+        var minY = [Int](repeating: Int.max, count: regions.count), maxY = [Int](repeating: Int.min, count: regions.count)
+        labels.withUnsafeMutableBufferPointer { l in
+            for y in 0..<h {
+                for x in 0..<w {
+                    let i = y * w + x
+                    guard l[i] >= 0 else { continue }
+                    let r = Int(index[Int(l[i])])
+                    l[i] = Int32(r)
+                    area[r] += 1
+                    minX[r] = min(minX[r], x)
+                    maxX[r] = max(maxX[r], x)
+                    minY[r] = min(minY[r], y)
+                    maxY[r] = max(maxY[r], y)
+                }
+            }
+        }
+        for r in regions.indices {
+            regions[r].area = area[r]
+            regions[r].minX = minX[r]
+            regions[r].maxX = maxX[r]
+            regions[r].minY = minY[r]
+            regions[r].maxY = maxY[r]
+        }
+        for r in regions.indices {
+            let region = regions[r]
+            regions[r].framesTouched = (region.minX == 0 ? 1 : 0) + (region.maxX == w - 1 ? 1 : 0)
+                + (region.minY == 0 ? 1 : 0) + (region.maxY == h - 1 ? 1 : 0)
+        }
+        return regions
+    }
+
+    /// The quad of largest area inside the region's convex hull, and how well it explains the
+    /// region.
+    func regionQuad(_ region: Region, labels: [Int32]) -> RegionQuad? {
+        var points: [Point] = []
+        var filled = 0
+        for y in region.minY...region.maxY {
+            var from = Int.max, to = Int.min
+            let row = y * width
+            for x in region.minX...region.maxX where labels[row + x] == region.label {
+                from = min(from, x)
+                to = max(to, x)
+            }
+            guard from <= to else { continue }
+            filled += to - from + 1
+            // Pixel corners, so a one-pixel-wide row still has extent.
+            points.append(Point(Double(from), Double(y)))
+            points.append(Point(Double(from), Double(y + 1)))
+            points.append(Point(Double(to + 1), Double(y)))
+            points.append(Point(Double(to + 1), Double(y + 1)))
+        }
+        let hull = Self.convexHull(points)
+        guard hull.count >= 4 else { return nil }
+        let hullArea = abs(Polygon.signedArea(hull))
+        guard hullArea > 0, let quad = Self.largestInscribedQuad(hull) else { return nil }
+        let solidity = min(1, Double(filled) / hullArea)
+        return RegionQuad(quad: quad, fit: quad.area / hullArea * solidity, touchesFrame: region.framesTouched > 0)
+    }
+
+    /// The best IoU of a quad (`pixels`, the indices of the pixels inside it) with one region.
+    static func bestOverlap(_ pixels: [Int], labels: [Int32], regions: [Region]) -> Double {
+        guard !pixels.isEmpty, !regions.isEmpty else { return 0 }
+        var overlap = [Int](repeating: 0, count: regions.count)
+        for i in pixels where labels[i] >= 0 { overlap[Int(labels[i])] += 1 }
+        guard let label = overlap.indices.max(by: { overlap[$0] < overlap[$1] }), overlap[label] > 0 else { return 0 }
+        let shared = overlap[label]
+        // Holes in the region (text the closing missed) count against it: a lower bound,
+        // good enough to rank two outlines against one region.
+        return Double(shared) / Double(pixels.count + max(regions[label].area, shared) - shared)
+    }
+
+    /// The indices of the pixels whose centres lie inside `q`.
+    func quadPixels(_ q: Quad) -> [Int] {
+        var pixels: [Int] = []
+        for y in 0..<height {
+            for x in 0..<width where q.contains(Point(Double(x) + 0.5, Double(y) + 0.5)) {
+                pixels.append(y * width + x)
+            }
+        }
+        return pixels
+    }
+
+    /// Grey closing (a maximum then a minimum filter over a square of side 2·radius + 1):
+    /// removes dark strokes narrower than the square (text, pens, cables, rules) and leaves
+    /// the outline of a large convex bright region where it was.
+    static func closing(_ p: [Float], _ w: Int, _ h: Int, radius: Int) -> [Float] {
+        let grown = filter(filter(p, w, h, radius: radius, horizontal: true, max: true), w, h, radius: radius, horizontal: false, max: true)
+        return filter(filter(grown, w, h, radius: radius, horizontal: true, max: false), w, h, radius: radius, horizontal: false, max: false)
+    }
+
+    /// A running maximum or minimum along rows or columns over a window of 2·radius + 1, the
+    /// window clipped at the borders. Van Herk and Gil–Werman's method: the running extremes
+    /// from the left and from the right within blocks of the window's length make each output
+    /// one comparison of two, whatever the radius.
+    static func filter(_ p: [Float], _ w: Int, _ h: Int, radius: Int, horizontal: Bool, max useMax: Bool) -> [Float] {
+        var out = p
+        let (lines, length) = horizontal ? (h, w) : (w, h)
+        let step = horizontal ? 1 : w
+        let size = 2 * radius + 1
+        let padded = length + 2 * radius
+        let fill: Float = useMax ? -.infinity : .infinity
+        var line = [Float](repeating: fill, count: padded)
+        var forward = [Float](repeating: fill, count: padded)
+        var backward = [Float](repeating: fill, count: padded)
+        @inline(__always) func pick(_ a: Float, _ b: Float) -> Float { useMax ? Swift.max(a, b) : Swift.min(a, b) }
+        p.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for index in 0..<lines {
+                    let base = horizontal ? index * w : index
+                    for i in 0..<length { line[radius + i] = src[base + i * step] }
+                    for i in 0..<padded {
+                        forward[i] = i % size == 0 ? line[i] : pick(forward[i - 1], line[i])
+                    }
+                    for i in stride(from: padded - 1, through: 0, by: -1) {
+                        backward[i] = (i % size == size - 1 || i == padded - 1) ? line[i] : pick(backward[i + 1], line[i])
+                    }
+                    // The window of output i is line[i ..< i + size] (the padding being neutral).
+                    for i in 0..<length {
+                        dst[base + i * step] = pick(backward[i], forward[i + size - 1])
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Convex hull (Andrew's monotone chain), clockwise in image coordinates (y down).
+    static func convexHull(_ points: [Point]) -> [Point] {
+        let sorted = points.sorted { $0.x < $1.x || ($0.x == $1.x && $0.y < $1.y) }
+        guard sorted.count >= 3 else { return sorted }
+        var lower: [Point] = [], upper: [Point] = []
+        for p in sorted {
+            while lower.count >= 2 && Point.cross(lower[lower.count - 1] - lower[lower.count - 2], p - lower[lower.count - 2]) <= 0 { lower.removeLast() }
+            lower.append(p)
+        }
+        for p in sorted.reversed() {
+            while upper.count >= 2 && Point.cross(upper[upper.count - 1] - upper[upper.count - 2], p - upper[upper.count - 2]) <= 0 { upper.removeLast() }
+            upper.append(p)
+        }
+        let hull = Array(lower.dropLast() + upper.dropLast())
+        // Monotone chain turns counter-clockwise in x-right, y-up terms; with y down that is
+        // clockwise on screen, the order of TL, TR, BR, BL.
+        return Polygon.signedArea(hull) >= 0 ? hull : hull.reversed()
+    }
+
+    /// The largest-area quadrilateral with its corners on the hull's vertices, corners from
+    /// the one nearest the image's top-left, clockwise. For each diagonal, the best corner on
+    /// either side is the vertex farthest from it, which moves monotonically as the diagonal
+    /// turns, so the search is quadratic in the hull's size.
+    static func largestInscribedQuad(_ hull: [Point]) -> Quad? {
+        let n = hull.count
+        guard n >= 4 else { return nil }
+        func area(_ a: Point, _ b: Point, _ c: Point) -> Double { abs(Point.cross(b - a, c - a)) / 2 }
+        var best = 0.0
+        var corners = [0, 1, 2, 3]
+        for i in 0..<n {
+            var j = i + 1, l = i + 3
+            for k in (i + 2)..<(i + n - 1) {
+                let a = hull[i], c = hull[k % n]
+                if j >= k { j = i + 1 }
+                while j + 1 < k && area(a, hull[(j + 1) % n], c) >= area(a, hull[j % n], c) { j += 1 }
+                if l <= k { l = k + 1 }
+                while l + 1 < i + n && area(a, hull[(l + 1) % n], c) >= area(a, hull[l % n], c) { l += 1 }
+                let total = area(a, hull[j % n], c) + area(a, hull[l % n], c)
+                if total > best {
+                    best = total
+                    corners = [i, j % n, k % n, l % n]
+                }
+            }
+        }
+        let points = corners.map { hull[$0] }
+        let start = points.indices.min { points[$0].x + points[$0].y < points[$1].x + points[$1].y } ?? 0
+        let ordered = (0..<4).map { points[(start + $0) % 4] }
+        let quad = Quad(topLeft: ordered[0], topRight: ordered[1], bottomRight: ordered[2], bottomLeft: ordered[3])
+        return quad.signedArea > 0 ? quad : nil
+    }
+}
