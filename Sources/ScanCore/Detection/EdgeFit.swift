@@ -10,13 +10,14 @@ extension GradientField {
     /// The share of a segment backed by an edge whose gradient points across the segment, with
     /// brightness rising inwards (`polarity` 1) or outwards (−1). Corners run clockwise, so the
     /// normal (−dy, dx) points into the quad.
-    func support(_ a: Point, _ b: Point, polarity: Double) -> Double {
+    /// `threshold` (default: the field's) is the gradient magnitude that counts as an edge.
+    func support(_ a: Point, _ b: Point, polarity: Double, threshold: Float? = nil) -> Double {
         let length = a.distance(to: b)
         guard length >= 2 else { return 0 }
         let dx = (b.x - a.x) / length, dy = (b.y - a.y) / length
         let nx = -dy, ny = dx
         let steps = Int(length)
-        let width = self.width, height = self.height, threshold = self.threshold
+        let width = self.width, height = self.height, threshold = threshold ?? self.threshold
         var hits = 0
         let offsets = Self.supportOffsets
         magnitude.withUnsafeBufferPointer { magnitude in

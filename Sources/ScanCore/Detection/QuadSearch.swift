@@ -49,7 +49,8 @@ extension GradientField {
             // A page edge is a step: the paper a few pixels inside is brighter than what lies a
             // few pixels outside. A ruled line or a table border is dark on white on both sides
             // and gets no support, however straight it is.
-            let value = stepContrast(from, to, paper: false).mean >= Self.minimumStep ? support(from, to, polarity: 1) : 0
+            let step = stepContrast(from, to, paper: false).mean
+            let value = step >= Self.minimumStep ? support(from, to, polarity: 1, threshold: Self.edgeThreshold(forStep: step, threshold)) : 0
             cache[key] = value
             return value
         }
@@ -120,6 +121,13 @@ extension GradientField {
         var sides: [Line]
         /// For a candidate read from a bright region, how well the quad explains it.
         var regionFit: Double = 0
+    }
+
+    /// The gradient that counts as an edge along a side with a brightness step of `step`: the
+    /// image's edge threshold, set by its print, or less where the step itself is faint (a
+    /// white page on an off-white desk), as the smoothed Sobel of a step peaks at ~3/8 of it.
+    static func edgeThreshold(forStep step: Float, _ threshold: Float) -> Float {
+        max(3, min(threshold, step * 0.25))
     }
 
     /// How many of the best-scored outlines are checked for paper before giving up.

@@ -10,7 +10,8 @@ extension GradientField {
         let refinedSides = sidesOf(refined)
         // The winner's sides must each have paper inside and something darker than paper
         // outside; a region of a flat scan bounded by text or rules has the same paper on both.
-        let paperSteps = refinedSides.map { stepContrast($0.0, $0.1).paper }
+        let contrasts = refinedSides.map { stepContrast($0.0, $0.1) }
+        let paperSteps = contrasts.map(\.paper)
         let paperless = paperSteps.indices.filter { !candidate.sides[$0].isBorder && paperSteps[$0] < Self.minimumPaperStep }
         // Leaning on the frame, a quad has less evidence, and every other side must pass.
         let leansOnFrame = candidate.sides.contains(where: \.isBorder)
@@ -27,13 +28,14 @@ extension GradientField {
            refined.area < Self.printedBoxAreaFraction * Double(width * height) { return nil }
         // A side against something brighter than paper (a window, a lamp) is an edge of the
         // other polarity; the paper checks above have already ruled out a block of print.
-        let supports = refinedSides.enumerated().map { i, side in
-            candidate.sides[i].isBorder ? Self.borderSupport
-                : max(support(side.0, side.1, polarity: 1), support(side.0, side.1, polarity: -1))
+        let supports = refinedSides.enumerated().map { i, side -> Double in
+            if candidate.sides[i].isBorder { return Self.borderSupport }
+            let edge = Self.edgeThreshold(forStep: abs(contrasts[i].mean), threshold)
+            return max(support(side.0, side.1, polarity: 1, threshold: edge), support(side.0, side.1, polarity: -1, threshold: edge))
         }
         let confidence = supports.reduce(0, +) / 4 * 0.5 + (supports.min() ?? 0) * 0.5
         // Paper is what is brighter than halfway from the outside's brightness to the page's.
-        let quad = ProcessInfo.processInfo.environment["NOEXT"] != nil ? refined : (medians.map { extendedCorners(refined, paperThreshold: ($0.inside + $0.outside) / 2) } ?? refined)
+        let quad = medians.map { extendedCorners(refined, paperThreshold: ($0.inside + $0.outside) / 2) } ?? refined
         return ScoredQuad(quad: quad, confidence: min(1, confidence / 0.8), isFrame: false, regionFit: candidate.regionFit)
     }
 
