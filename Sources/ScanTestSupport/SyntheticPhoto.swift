@@ -14,6 +14,12 @@ public enum SyntheticPhoto {
         case textured
         /// Objects and text-like marks on the desk, one of them over a page corner.
         case cluttered
+        /// An off-white desk barely darker than the page, with a pen and a cable lying across
+        /// the page's edges (over its margins, not its text).
+        case pale
+        /// A pale grey table top, larger than the page, on a dark floor: two nested bright
+        /// outlines, of which the inner one is the page.
+        case table
     }
 
     /// A deterministic pseudo-random generator (SplitMix64).
@@ -71,6 +77,19 @@ public enum SyntheticPhoto {
             }
         }
         let textureSeed = rng.next()
+        // Pen and cable: segments from the desk across the bottom and left edges, ending 15 px
+        // into the page's margin.
+        var strokes: [(a: Point, b: Point, radius: Double, value: Double)] = []
+        if background == .pale {
+            let centre = (corners.topLeft + corners.topRight + corners.bottomRight + corners.bottomLeft) * 0.25
+            for (from, to, at, radius, value) in [(corners.bottomLeft, corners.bottomRight, 0.35, 3.5, 35.0),
+                                                  (corners.topLeft, corners.bottomLeft, 0.6, 2.0, 20.0)] {
+                let edge = from + (to - from) * at
+                let inward = (centre - edge) * (1 / centre.distance(to: edge))
+                let along = (to - from) * (1 / to.distance(to: from))
+                strokes.append((edge + inward * -70 + along * 30, edge + inward * 15, radius, value))
+            }
+        }
         for y in 0..<height {
             for x in 0..<width {
                 var r: Double, g: Double, b: Double
@@ -93,7 +112,15 @@ public enum SyntheticPhoto {
                     case .cluttered:
                         (r, g, b) = (150, 140, 125)
                         if (y / 9) % 3 == 0 && (x / 23) % 4 != 3 && x < width / 3 { (r, g, b) = (40, 40, 40) }
+                    case .pale:
+                        (r, g, b) = (232, 230, 226)
+                    case .table:
+                        let onTable = x > width / 20 && x < width * 19 / 20 && y > height / 25 && y < height * 24 / 25
+                        (r, g, b) = onTable ? (196, 194, 190) : (92, 60, 40)
                     }
+                }
+                for stroke in strokes where Self.distance(Point(Double(x) + 0.5, Double(y) + 0.5), stroke.a, stroke.b) < stroke.radius {
+                    (r, g, b) = (stroke.value, stroke.value, stroke.value * 1.6)
                 }
                 for o in objects where x >= o.x0 && x < o.x1 && y >= o.y0 && y < o.y1 { (r, g, b) = o.colour }
                 // Uneven light: darker towards one corner.
@@ -116,6 +143,13 @@ public enum SyntheticPhoto {
         let top = at(x0, y0) + (at(x1, y0) - at(x0, y0)) * fx
         let bottom = at(x0, y1) + (at(x1, y1) - at(x0, y1)) * fx
         return top + (bottom - top) * fy
+    }
+
+    /// Distance from `p` to the segment `a`–`b`.
+    static func distance(_ p: Point, _ a: Point, _ b: Point) -> Double {
+        let d = b - a
+        let t = max(0, min(1, ((p.x - a.x) * d.x + (p.y - a.y) * d.y) / max(d.x * d.x + d.y * d.y, 1e-9)))
+        return p.distance(to: a + d * t)
     }
 
     static func hash(_ x: Int, _ y: Int, _ seed: UInt64) -> UInt64 {
