@@ -22,7 +22,7 @@ extension GradientField {
     }
 
     /// Levels of the closed brightness at which regions are read.
-    static let regionLevels = 20
+    static let regionLevels = 12
     /// A region this much like a quadrilateral counts as a page.
     static let minimumRegionFit = 0.9
 
@@ -249,11 +249,12 @@ extension GradientField {
                 for index in 0..<lines {
                     let base = horizontal ? index * w : index
                     for i in 0..<length { line[radius + i] = src[base + i * step] }
-                    for i in 0..<padded {
-                        forward[i] = i % size == 0 ? line[i] : pick(forward[i - 1], line[i])
-                    }
-                    for i in stride(from: padded - 1, through: 0, by: -1) {
-                        backward[i] = (i % size == size - 1 || i == padded - 1) ? line[i] : pick(backward[i + 1], line[i])
+                    for start in stride(from: 0, to: padded, by: size) {
+                        let end = min(start + size, padded)
+                        forward[start] = line[start]
+                        for i in (start + 1)..<end { forward[i] = pick(forward[i - 1], line[i]) }
+                        backward[end - 1] = line[end - 1]
+                        for i in stride(from: end - 2, through: start, by: -1) { backward[i] = pick(backward[i + 1], line[i]) }
                     }
                     // The window of output i is line[i ..< i + size] (the padding being neutral).
                     for i in 0..<length {
