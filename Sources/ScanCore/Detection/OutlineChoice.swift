@@ -17,9 +17,7 @@ extension GradientField {
             // No outline beats the frame: a flat scan, or a page whose edges are too faint for
             // the line search (white on an off-white desk). Only a clean region lying on a
             // plain surface, clear of the frame, is taken for a page.
-            let page = verifiedRegions.first { $0.regionFit >= Self.clearRegionFit && isNested($0.quad, in: frame.quad) }
-            guard let page else { return frame }
-            return page
+            return verifiedRegions.first { $0.regionFit >= Self.clearRegionFit && isNested($0.quad, in: frame.quad) } ?? frame
         }
         var choice: ScoredQuad
         switch (edges, verifiedRegions.first) {

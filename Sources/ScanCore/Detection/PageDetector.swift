@@ -27,7 +27,11 @@ public struct PageDetection: Sendable, Equatable {
 ///    and checked for paper (brighter inside each side and in the middle than outside); the
 ///    first that passes wins;
 /// 5. where the paper boundary of a side runs on past a corner (a curled edge, a page standing
-///    up at a fold), the corner moves to its end.
+///    up at a fold), the corner moves to its end;
+/// 6. a second cue reads the page as a bright region of a copy with the print wiped out (a grey
+///    closing): its lines join step 3's candidates, and its most quadrilateral level set
+///    replaces the edge outline where that is a larger pale surface around the page, or where
+///    the region fits the page far better (a crumpled sheet). See `OutlineChoice`.
 ///
 /// It returns nil for flat scans (the best outline is the image frame itself) and whenever the
 /// best outline is not convincing: a wrong crop is worse than none.
