@@ -7,7 +7,7 @@ extension GradientField {
     /// The page outline, or the frame for a flat scan, or nil when neither cue is convincing.
     /// `textless` is the same view after a grey closing (`GradientField(_:closingRadius:)`).
     func pageOutline(minimumAreaFraction: Double, textless: GradientField) -> ScoredQuad? {
-        let edges = bestQuad(minimumAreaFraction: minimumAreaFraction, extraLines: textless.houghLines(maxLines: 64))
+        let edges = bestQuad(minimumAreaFraction: minimumAreaFraction, extraLines: textless.houghLines(maxLines: 64), textless: textless)
         let regions = paperRegions(textless.luma, minimumAreaFraction: minimumAreaFraction, compare: edges.map { [$0.quad] } ?? [])
         // A region's outline passes the same paper checks as an edge outline, and must be as
         // well backed by edges: a side along a soft shadow or a shading boundary is no page edge.

@@ -7,8 +7,9 @@ extension GradientField {
     /// At most this many lines of each orientation join from the textless view.
     static let extraCandidatesPerOrientation = 4
 
-    /// `extraLines` (from the textless view) join the candidates where they are new.
-    func bestQuad(minimumAreaFraction: Double, extraLines: [Line] = []) -> ScoredQuad? {
+    /// `extraLines` (from the textless view) join the candidates where they are new; where
+    /// `textless` is given, a side's step must also be there.
+    func bestQuad(minimumAreaFraction: Double, extraLines: [Line] = [], textless: GradientField? = nil) -> ScoredQuad? {
         let lines = houghLines(maxLines: 64)
         let w = Double(width), h = Double(height)
         func isHorizontal(_ line: Line) -> Bool { abs(line.theta - .pi / 2) < .pi / 4 }
@@ -48,8 +49,11 @@ extension GradientField {
             if !cached.isNaN { return cached }
             // A page edge is a step: the paper a few pixels inside is brighter than what lies a
             // few pixels outside. A ruled line or a table border is dark on white on both sides
-            // and gets no support, however straight it is.
-            let step = stepContrast(from, to, paper: false).mean
+            // and gets no support, however straight it is. Nor does the edge of a row of print
+            // (paper above, ink below): with the print wiped out the step is gone, while a
+            // page's own edge stays. (A strip of desk narrower than the closing's square between
+            // the page and the frame is wiped out with the print, so that side goes unbacked.)
+            let step = min(stepContrast(from, to, paper: false).mean, textless?.stepContrast(from, to, paper: false).mean ?? .infinity)
             let value = step >= Self.minimumStep ? support(from, to, polarity: 1, threshold: Self.edgeThreshold(forStep: step, threshold)) : 0
             cache[key] = value
             return value
