@@ -17,8 +17,6 @@ extension GradientField {
         /// Quad area over the area of the region's convex hull, times the region's solidity:
         /// 1 for a clean quadrilateral region.
         var fit: Double
-        /// The region touches the image frame on one side.
-        var touchesFrame: Bool
     }
 
     /// Levels of the closed brightness at which regions are read.
@@ -77,8 +75,6 @@ extension GradientField {
         var minX = Int.max, maxX = Int.min, minY = Int.max, maxY = Int.min
         /// How many sides of the image frame the region reaches.
         var framesTouched = 0
-        /// Its rows' leftmost and rightmost pixels, filled in only for large regions.
-        var rowSpans: [(y: Int, from: Int, to: Int)] = []
     }
 
     /// Connected regions (4-neighbours) of pixels at least `threshold` bright; `labels` gets
@@ -195,7 +191,7 @@ extension GradientField {
         let hullArea = abs(Polygon.signedArea(hull))
         guard hullArea > 0, let quad = Self.largestInscribedQuad(hull) else { return nil }
         let solidity = min(1, Double(filled) / hullArea)
-        return RegionQuad(quad: quad, fit: quad.area / hullArea * solidity, touchesFrame: region.framesTouched > 0)
+        return RegionQuad(quad: quad, fit: quad.area / hullArea * solidity)
     }
 
     /// The best IoU of a quad (`pixels`, the indices of the pixels inside it) with one region.
