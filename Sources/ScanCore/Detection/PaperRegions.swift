@@ -30,7 +30,7 @@ extension GradientField {
     /// `closed` is the brightness after a grey closing, which wipes out text, pens and cables.
     func paperRegions(_ closed: [Float], minimumAreaFraction: Double, compare: [Quad] = []) -> (found: [RegionQuad], fits: [Double]) {
         let n = closed.count
-        let low = Self.quantile(closed, 0.2), high = Self.quantile(closed, 0.995)
+        let (low, high) = Self.quantiles(closed, 0.2, 0.995)
         guard high - low >= 8 else { return ([], compare.map { _ in 0 }) }
         let masks = compare.map { quadPixels($0) }
         var fits = [Double](repeating: 0, count: compare.count)
@@ -56,17 +56,21 @@ extension GradientField {
         return (found.filter { $0.fit >= Self.minimumRegionFit }, fits)
     }
 
-    /// The value below which `share` of `values` (0–255) lie, to the nearest grey level.
-    static func quantile(_ values: [Float], _ share: Double) -> Float {
+    /// The values below which `lower` and `upper` shares of `values` (0–255) lie, to the
+    /// nearest grey level, from one histogram.
+    static func quantiles(_ values: [Float], _ lower: Double, _ upper: Double) -> (Float, Float) {
         var histogram = [Int](repeating: 0, count: 256)
         for v in values { histogram[Int(min(max(v, 0), 255))] += 1 }
-        let target = Int(share * Double(values.count))
-        var seen = 0
-        for (level, count) in histogram.enumerated() {
-            seen += count
-            if seen > target { return Float(level) }
+        func level(_ share: Double) -> Float {
+            let target = Int(share * Double(values.count))
+            var seen = 0
+            for (level, count) in histogram.enumerated() {
+                seen += count
+                if seen > target { return Float(level) }
+            }
+            return 255
         }
-        return 255
+        return (level(lower), level(upper))
     }
 
     struct Region {

@@ -53,7 +53,8 @@ extension GradientField {
             // (paper above, ink below): with the print wiped out the step is gone, while a
             // page's own edge stays. (A strip of desk narrower than the closing's square between
             // the page and the frame is wiped out with the print, so that side goes unbacked.)
-            let step = min(stepContrast(from, to, paper: false).mean, textless?.stepContrast(from, to, paper: false).mean ?? .infinity)
+            var step = stepContrast(from, to, paper: false).mean
+            if step >= Self.minimumStep, let textless { step = min(step, textless.stepContrast(from, to, paper: false).mean) }
             let value = step >= Self.minimumStep ? support(from, to, polarity: 1, threshold: Self.edgeThreshold(forStep: step, threshold)) : 0
             cache[key] = value
             return value
