@@ -20,6 +20,9 @@ public enum SyntheticPhoto {
         /// A pale grey table top, larger than the page, on a dark floor: two nested bright
         /// outlines, of which the inner one is the page.
         case table
+        /// A grey desk whose right part, past a vertical line across the page, is a window
+        /// seen behind it: saturated, brighter than the paper, and not dimmed by the room's light.
+        case window
     }
 
     /// A deterministic pseudo-random generator (SplitMix64).
@@ -93,6 +96,7 @@ public enum SyntheticPhoto {
         for y in 0..<height {
             for x in 0..<width {
                 var r: Double, g: Double, b: Double
+                var emitsLight = false
                 let p = toPage.apply(Point(Double(x) + 0.5, Double(y) + 0.5)) ?? Point(-1, -1)
                 if p.x >= 0, p.y >= 0, p.x < Double(page.width), p.y < Double(page.height) {
                     let v = Self.sample(pageGrey, p.x - 0.5, p.y - 0.5)
@@ -117,6 +121,12 @@ public enum SyntheticPhoto {
                     case .table:
                         let onTable = x > width / 20 && x < width * 19 / 20 && y > height / 25 && y < height * 24 / 25
                         (r, g, b) = onTable ? (196, 194, 190) : (92, 60, 40)
+                    case .window:
+                        (r, g, b) = (150, 140, 125)
+                        if x >= width * 11 / 20 {
+                            (r, g, b) = (252, 252, 252)
+                            emitsLight = true
+                        }
                     }
                 }
                 for stroke in strokes where Self.distance(Point(Double(x) + 0.5, Double(y) + 0.5), stroke.a, stroke.b) < stroke.radius {
@@ -124,7 +134,7 @@ public enum SyntheticPhoto {
                 }
                 for o in objects where x >= o.x0 && x < o.x1 && y >= o.y0 && y < o.y1 { (r, g, b) = o.colour }
                 // Uneven light: darker towards one corner.
-                let light = 1 - shading * (Double(x) / Double(width) * 0.6 + Double(y) / Double(height) * 0.4)
+                let light = emitsLight ? 1 : 1 - shading * (Double(x) / Double(width) * 0.6 + Double(y) / Double(height) * 0.4)
                 let n = noise * (rng.unit() + rng.unit() - 1)
                 let i = (y * width + x) * 3
                 out[i] = UInt8(max(0, min(255, r * light + n)))

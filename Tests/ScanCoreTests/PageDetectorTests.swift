@@ -17,7 +17,9 @@ import Testing
 
     /// Light falls off by 30% across the frame, except on the pale table: its level-set cue
     /// needs the page brighter than the table everywhere, so there it falls off by 15%.
-    @Test("finds the page corners in synthetic photos", arguments: [SyntheticPhoto.Background.dark, .textured, .light, .pale, .table])
+    /// On `.window`, the right half of the page lies against a saturated window: there its
+    /// edge is darker inside than out.
+    @Test("finds the page corners in synthetic photos", arguments: [SyntheticPhoto.Background.dark, .textured, .light, .pale, .table, .window])
     func corners(_ background: SyntheticPhoto.Background) throws {
         let shading = background == .table ? 0.15 : 0.3
         let detection = try #require(try Self.detect(Self.corners, background: background, shading: shading))
@@ -31,7 +33,7 @@ import Testing
     /// A corner hidden under clutter is not always found; what must hold is that the detector
     /// then returns no quad or a nearly right one, never a wrong crop. (Not yet true of a page
     /// on a pale table under light falling off by 30%: the table is returned.)
-    @Test("hard backgrounds never give a wrong crop", arguments: [SyntheticPhoto.Background.dark, .light, .textured, .cluttered, .pale])
+    @Test("hard backgrounds never give a wrong crop", arguments: [SyntheticPhoto.Background.dark, .light, .textured, .cluttered, .pale, .window])
     func neverWrong(_ background: SyntheticPhoto.Background) throws {
         let photo = try SyntheticPhoto.make(page: Self.page, corners: Self.corners, width: 800, height: 800, background: background)
         if let detection = PageDetector().detect(in: photo) {
@@ -159,6 +161,21 @@ import Testing
             for y in y0..<(y0 + 14) { for x in 60..<(740 - (line % 3) * 90) where (x / 9) % 5 != 4 { slide.pixels[y * 800 + x] = 235 } }
         }
         #expect(PageDetector().detect(in: slide) == nil)
+    }
+
+    @Test("a dark slide printed on a white flat scan is not taken for a page")
+    func printedSlide() throws {
+        // White paper round the slide, as bright as a window behind a page. On the slide, rows
+        // of light text over a plain dark foot: the block of text is brighter than the foot,
+        // as a page is brighter than its desk, and darker than the paper beyond its other sides.
+        var scan = PixelBuffer(width: 800, height: 640, format: .gray, fill: 252)
+        for y in 30..<560 { for x in 30..<770 { scan.pixels[y * 800 + x] = 35 } }
+        for line in 0..<9 {
+            let y0 = 60 + line * 44
+            for y in y0..<(y0 + 16) { for x in 60..<(740 - (line % 3) * 60) where (x / 9) % 5 != 4 { scan.pixels[y * 800 + x] = 235 } }
+        }
+        for y in 590..<602 { for x in 40..<420 where (x / 8) % 6 != 5 { scan.pixels[y * 800 + x] = 30 } }
+        #expect(PageDetector().detect(in: scan) == nil)
     }
 
     @Test("no page, no quad")

@@ -20,9 +20,9 @@ extension GradientField {
 
     /// `quad` with each corner moved to where the paper boundary of one of its two sides ends,
     /// when that boundary runs on past the corner. `paperThreshold` is the brightness above
-    /// which a pixel counts as paper.
-    func extendedCorners(_ quad: Quad, paperThreshold: Float) -> Quad {
-        let paper = paperMask(quad, threshold: paperThreshold)
+    /// which a pixel counts as paper; `excludingLight`, up to `lightLevel`.
+    func extendedCorners(_ quad: Quad, paperThreshold: Float, excludingLight: Bool = false) -> Quad {
+        let paper = paperMask(quad, threshold: paperThreshold, ceiling: excludingLight ? Self.lightLevel : .infinity)
         let c = quad.corners
         var moved = c
         for i in 0..<4 {
@@ -49,9 +49,9 @@ extension GradientField {
         return extended.isConvex && inBounds(extended) ? extended : quad
     }
 
-    /// Paper connected to the inside of `quad`: pixels at least `threshold` bright, reached
-    /// from those well inside it (1 = paper).
-    func paperMask(_ quad: Quad, threshold: Float) -> [UInt8] {
+    /// Paper connected to the inside of `quad`: pixels at least `threshold` and below `ceiling`
+    /// bright, reached from those well inside it (1 = paper).
+    func paperMask(_ quad: Quad, threshold: Float, ceiling: Float = .infinity) -> [UInt8] {
         var mask = [UInt8](repeating: 0, count: width * height)
         var stack: [Int] = []
         let c = quad.corners
@@ -67,7 +67,7 @@ extension GradientField {
                 for x in x0...x1 {
                     let p = Point(Double(x) + 0.5, Double(y) + 0.5)
                     let i = y * width + x
-                    guard luma[i] >= threshold,
+                    guard luma[i] >= threshold, luma[i] < ceiling,
                           sides.allSatisfy({ Point.dot(p - $0.0, $0.1) >= 2.5 }) else { continue }
                     mask[i] = 1
                     stack.append(i)
@@ -75,7 +75,7 @@ extension GradientField {
             }
         }
         func visit(_ j: Int) {
-            if mask[j] == 0 && luma[j] >= threshold {
+            if mask[j] == 0 && luma[j] >= threshold && luma[j] < ceiling {
                 mask[j] = 1
                 stack.append(j)
             }

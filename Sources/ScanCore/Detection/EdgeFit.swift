@@ -7,9 +7,31 @@ extension GradientField {
     /// What a side along the image frame counts for: the frame is a weak edge.
     static let borderSupport = 0.45
 
+    /// Brightness that lit paper stays below and a light source in the photo (a window, a lamp
+    /// panel), exposed for the page, clips at. Where one lies outside a side, the page is the
+    /// darker side of its edge there.
+    static let lightLevel: Float = 240
+    /// How far outside a side, in working pixels, the light is looked for.
+    static let lightProbe = 5.0
+
+    /// 1 = the pixel is bright enough to be a light source (`lightLevel`).
+    static func lightMask(_ luma: [Float]) -> [UInt8] {
+        luma.map { $0 >= lightLevel ? 1 : 0 }
+    }
+
+    /// The polarity a page edge has at (`px`, `py`) on a side with inward normal (`nx`, `ny`):
+    /// −1 where a light source lies just outside, 1 elsewhere.
+    @inline(__always)
+    func edgePolarity(_ light: UnsafeBufferPointer<UInt8>, _ px: Double, _ py: Double, _ nx: Double, _ ny: Double) -> Double {
+        guard !light.isEmpty else { return 1 }
+        let x = Int((px - nx * Self.lightProbe).rounded(.down)), y = Int((py - ny * Self.lightProbe).rounded(.down))
+        guard x >= 0, y >= 0, x < width, y < height else { return 1 }
+        return light[y * width + x] != 0 ? -1 : 1
+    }
+
     /// The share of a segment backed by an edge whose gradient points across the segment, with
-    /// brightness rising inwards (`polarity` 1) or outwards (−1). Corners run clockwise, so the
-    /// normal (−dy, dx) points into the quad.
+    /// brightness rising inwards (`polarity` 1) or outwards (−1), the other way where a light
+    /// source lies outside. Corners run clockwise, so the normal (−dy, dx) points into the quad.
     /// `threshold` (default: the field's) is the gradient magnitude that counts as an edge.
     func support(_ a: Point, _ b: Point, polarity: Double, threshold: Float? = nil) -> Double {
         let length = a.distance(to: b)
@@ -23,9 +45,11 @@ extension GradientField {
         magnitude.withUnsafeBufferPointer { magnitude in
             gx.withUnsafeBufferPointer { gx in
                 gy.withUnsafeBufferPointer { gy in
+                    light.withUnsafeBufferPointer { light in
                     for s in 0..<steps {
                         let t = (Double(s) + 0.5)
                         let px = a.x + dx * t, py = a.y + dy * t
+                        let polarity = polarity * edgePolarity(light, px, py, nx, ny)
                         for o in offsets {
                             let x = Int((px + nx * o).rounded(.down)), y = Int((py + ny * o).rounded(.down))
                             guard x >= 1, y >= 1, x < width - 1, y < height - 1 else { continue }
@@ -35,6 +59,7 @@ extension GradientField {
                             let cosine = polarity * (Double(gx[i]) * nx + Double(gy[i]) * ny) / Double(m * 8)
                             if cosine > 0.85 { hits += 1; break }
                         }
+                    }
                     }
                 }
             }
@@ -73,6 +98,7 @@ extension GradientField {
         guard end > start else { return nil }
         for s in start..<end {
             let px = a.x + dx * Double(s), py = a.y + dy * Double(s)
+            let polarity = polarity * light.withUnsafeBufferPointer { edgePolarity($0, px, py, nx, ny) }
             // The strongest aligned edge pixel across the side within ±3 px.
             var bestM: Float = 0, bestPoint = Point(0, 0)
             for o in -3...3 {

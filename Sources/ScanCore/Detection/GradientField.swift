@@ -12,6 +12,8 @@ struct GradientField {
     var luma: [Float]
     /// Magnitude above which a pixel counts as an edge.
     var threshold: Float = 0
+    /// 1 where a light source may lie (`lightMask`); empty: none is looked for.
+    var light: [UInt8] = []
 
     /// `closingRadius` > 0 first wipes out dark strokes narrower than about twice that
     /// (text, pens, cables) with a grey closing of each channel.

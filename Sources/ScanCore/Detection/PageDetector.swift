@@ -54,11 +54,14 @@ public struct PageDetector: Sendable {
         let factor = max(1, Int((Double(longSide) / Double(workingSize)).rounded(.up)))
         let small = image.downsampled(by: factor)
         guard small.width >= 16, small.height >= 16 else { return nil }
-        let field = GradientField(small)
+        var field = GradientField(small)
         // The same view with the print wiped out: a faint page edge that the lines of text
         // outvote in the first is among the strongest lines here, and the page is a plain
         // bright region.
-        let textless = GradientField(small, closingRadius: max(2, Int((0.015 * Double(max(small.width, small.height))).rounded())))
+        var textless = GradientField(small, closingRadius: max(2, Int((0.015 * Double(max(small.width, small.height))).rounded())))
+        // Both views judge a side's polarity by the same light sources.
+        field.light = GradientField.lightMask(field.luma)
+        textless.light = field.light
         guard let best = field.pageOutline(minimumAreaFraction: minimumAreaFraction, textless: textless) else { return nil }
         guard !best.isFrame, best.confidence >= minimumConfidence else { return nil }
         // Working-copy coordinates → source pixels (pixel-corner convention on both sides).

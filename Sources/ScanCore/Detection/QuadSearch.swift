@@ -72,7 +72,9 @@ extension GradientField {
                               let br = corners[bottom * nv + right], let bl = corners[bottom * nv + left] else { continue }
                         let quad = Quad(topLeft: tl, topRight: tr, bottomRight: br, bottomLeft: bl)
                         let area = quad.area / imageArea
-                        guard area >= minimumAreaFraction, area <= 1.02, quad.isConvex, inBounds(quad) else { continue }
+                        // Lines that cross inside the frame give a quad turned inside out,
+                        // its sides' "inside" outside it.
+                        guard area >= minimumAreaFraction, area <= 1.02, quad.signedArea > 0, quad.isConvex, inBounds(quad) else { continue }
                         // A quad leaning on more than one side of the frame would crop the
                         // image with little evidence; the whole frame means "flat scan".
                         let borders = (horizontal[a].isBorder ? 1 : 0) + (horizontal[b].isBorder ? 1 : 0)

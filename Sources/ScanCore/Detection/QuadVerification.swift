@@ -11,7 +11,12 @@ extension GradientField {
         // The winner's sides must each have paper inside and something darker than paper
         // outside; a region of a flat scan bounded by text or rules has the same paper on both.
         let contrasts = refinedSides.map { stepContrast($0.0, $0.1) }
-        let paperSteps = contrasts.map(\.paper)
+        // A side mostly against a light source has the page darker than what lies outside, and
+        // is judged by that step. A page has paper brighter than what it lies on along most of
+        // its outline: a dark figure on a white flat scan is darker than its surround all round.
+        let lit = contrasts.map { $0.lit >= 0.5 }
+        if lit.filter({ $0 }).count > Self.maximumLitSides { return nil }
+        let paperSteps = contrasts.indices.map { lit[$0] ? contrasts[$0].mean : contrasts[$0].paper }
         let paperless = paperSteps.indices.filter { !candidate.sides[$0].isBorder && paperSteps[$0] < Self.minimumPaperStep }
         // Leaning on the frame, a quad has less evidence, and every other side must pass.
         let leansOnFrame = candidate.sides.contains(where: \.isBorder)
@@ -19,8 +24,13 @@ extension GradientField {
         // Most of a page is paper, brighter than what it lies on; under uneven light (the page
         // in shade, the desk in sun) only the steps along its sides can show it, and a page
         // standing out clearly along every side needs no more.
-        let medians = interiorMedians(refined)
-        let clearAllRound = paperSteps.indices.allSatisfy { candidate.sides[$0].isBorder || paperSteps[$0] >= 2 * Self.minimumPaperStep }
+        // Against a light source, the page is compared with the rest of what lies outside, and
+        // with a side against it must be brighter than that: a dark figure on a white flat scan
+        // is not.
+        let againstLight = contrasts.contains { $0.lit > 0 }, hasLitSide = lit.contains(true)
+        let medians = interiorMedians(refined, excludingLight: againstLight)
+        let clearAllRound = !hasLitSide && paperSteps.indices.allSatisfy { candidate.sides[$0].isBorder || paperSteps[$0] >= 2 * Self.minimumPaperStep }
+        if hasLitSide && medians == nil { return nil }
         if let medians, medians.inside - medians.outside < Self.minimumInteriorStep, !clearAllRound { return nil }
         // A small outline square to the frame is a box printed on a flat scan (a slide's title,
         // a table, a figure); a page photographed that square fills more of the frame.
@@ -35,7 +45,8 @@ extension GradientField {
         }
         let confidence = supports.reduce(0, +) / 4 * 0.5 + (supports.min() ?? 0) * 0.5
         // Paper is what is brighter than halfway from the outside's brightness to the page's.
-        let quad = medians.map { extendedCorners(refined, paperThreshold: ($0.inside + $0.outside) / 2) } ?? refined
+        // A light source outside is brighter than paper too, and not part of the page.
+        let quad = medians.map { extendedCorners(refined, paperThreshold: ($0.inside + $0.outside) / 2, excludingLight: againstLight) } ?? refined
         return ScoredQuad(quad: quad, confidence: min(1, confidence / 0.8), isFrame: false, regionFit: candidate.regionFit)
     }
 
@@ -58,16 +69,21 @@ extension GradientField {
     /// Grey levels by which the median inside a page must exceed the median outside it.
     static let minimumInteriorStep: Float = 3
 
-    /// Median brightness inside the quad and outside it, on a sparse grid; nil when a page
-    /// that fills the frame leaves too little outside to compare with.
-    func interiorMedians(_ q: Quad) -> (inside: Float, outside: Float)? {
+    /// Median brightness inside the quad and outside it (without light sources, when
+    /// `excludingLight`), on a sparse grid; nil when a page that fills the frame leaves too
+    /// little outside to compare with.
+    func interiorMedians(_ q: Quad, excludingLight: Bool = false) -> (inside: Float, outside: Float)? {
         var inside: [Float] = [], outside: [Float] = []
         inside.reserveCapacity(width * height / 9)
         outside.reserveCapacity(width * height / 9)
         for y in stride(from: 1, to: height, by: 3) {
             for x in stride(from: 1, to: width, by: 3) {
                 let value = luma[y * width + x]
-                if q.contains(Point(Double(x) + 0.5, Double(y) + 0.5)) { inside.append(value) } else { outside.append(value) }
+                if q.contains(Point(Double(x) + 0.5, Double(y) + 0.5)) {
+                    inside.append(value)
+                } else if !excludingLight || value < Self.lightLevel {
+                    outside.append(value)
+                }
             }
         }
         guard outside.count >= 50, let insideMedian = inside.selectKth(inside.count / 2),
@@ -105,18 +121,22 @@ extension GradientField {
     /// A page whose this many sides fail the paper step is taken for a region of a flat scan
     /// (one, when it leans on the frame).
     static let maximumPaperlessSides = 2
+    /// At most this many sides of a page may lie against a light source.
+    static let maximumLitSides = 3
 
     /// Brightness 3–7 px inside a side against 3–7 px outside, over its middle 80 %: the
     /// difference of the means, and of the 90th percentiles (paper against the brightest of
-    /// the outside).
+    /// the outside). Where a light source lies outside, the page is the darker side and the
+    /// difference is taken the other way; `lit` is the share of the side where it does, and
+    /// the percentiles are read where it does not.
     /// `paper: false` skips the percentiles (the search calls this for thousands of sides).
-    func stepContrast(_ a: Point, _ b: Point, paper: Bool = true) -> (mean: Float, paper: Float) {
+    func stepContrast(_ a: Point, _ b: Point, paper: Bool = true) -> (mean: Float, paper: Float, lit: Float) {
         let length = a.distance(to: b)
-        guard length >= 4 else { return (0, 0) }
+        guard length >= 4 else { return (0, 0, 0) }
         let dx = (b.x - a.x) / length, dy = (b.y - a.y) / length
         let nx = -dy, ny = dx
         var inside: [Float] = [], outside: [Float] = []
-        var insideSum: Float = 0, outsideSum: Float = 0, count: Float = 0
+        var sum: Float = 0, count: Float = 0, litSamples = 0
         if paper {
             inside.reserveCapacity(120)
             outside.reserveCapacity(120)
@@ -126,31 +146,34 @@ extension GradientField {
         // being checked against the frame just above.
         let width = self.width, height = self.height
         luma.withUnsafeBufferPointer { luma in
-            for k in 0..<samples {
-                let t = length * (0.1 + 0.8 * Double(k) / Double(samples - 1))
-                let px = a.x + dx * t, py = a.y + dy * t
-                for step in 3...7 {
-                    let d = Double(step)
-                    let xi = Int((px + nx * d).rounded(.down)), yi = Int((py + ny * d).rounded(.down))
-                    let xo = Int((px - nx * d).rounded(.down)), yo = Int((py - ny * d).rounded(.down))
-                    guard xi >= 0, yi >= 0, xi < width, yi < height, xo >= 0, yo >= 0, xo < width, yo < height else { continue }
-                    let i = luma[yi * width + xi], o = luma[yo * width + xo]
-                    insideSum += i
-                    outsideSum += o
-                    count += 1
-                    if paper {
-                        inside.append(i)
-                        outside.append(o)
+            light.withUnsafeBufferPointer { light in
+                for k in 0..<samples {
+                    let t = length * (0.1 + 0.8 * Double(k) / Double(samples - 1))
+                    let px = a.x + dx * t, py = a.y + dy * t
+                    let sign = Float(edgePolarity(light, px, py, nx, ny))
+                    if sign < 0 { litSamples += 1 }
+                    for step in 3...7 {
+                        let d = Double(step)
+                        let xi = Int((px + nx * d).rounded(.down)), yi = Int((py + ny * d).rounded(.down))
+                        let xo = Int((px - nx * d).rounded(.down)), yo = Int((py - ny * d).rounded(.down))
+                        guard xi >= 0, yi >= 0, xi < width, yi < height, xo >= 0, yo >= 0, xo < width, yo < height else { continue }
+                        let i = luma[yi * width + xi], o = luma[yo * width + xo]
+                        sum += sign * (i - o)
+                        count += 1
+                        if paper && sign > 0 {
+                            inside.append(i)
+                            outside.append(o)
+                        }
                     }
                 }
             }
         }
-        guard count > 0 else { return (0, 0) }
-        let mean = (insideSum - outsideSum) / count
-        guard paper else { return (mean, 0) }
+        guard count > 0 else { return (0, 0, 0) }
+        let mean = sum / count, lit = Float(litSamples) / Float(samples)
+        guard paper, !inside.isEmpty else { return (mean, 0, lit) }
         inside.sort()
         outside.sort()
         let p90 = min(inside.count - 1, inside.count * 9 / 10)
-        return (mean, inside[p90] - outside[p90])
+        return (mean, inside[p90] - outside[p90], lit)
     }
 }
