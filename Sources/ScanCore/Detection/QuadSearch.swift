@@ -53,9 +53,14 @@ extension GradientField {
             // (paper above, ink below): with the print wiped out the step is gone, while a
             // page's own edge stays. (A strip of desk narrower than the closing's square between
             // the page and the frame is wiped out with the print, so that side goes unbacked.)
-            var step = stepContrast(from, to, paper: false).mean
-            if step >= Self.minimumStep, let textless { step = min(step, textless.stepContrast(from, to, paper: false).mean) }
-            let value = step >= Self.minimumStep ? support(from, to, polarity: 1, threshold: Self.edgeThreshold(forStep: step, threshold)) : 0
+            let step = stepContrast(from, to, paper: false).mean
+            var value = 0.0
+            if step >= Self.minimumStep {
+                let wiped = textless?.stepContrast(from, to, paper: false).mean ?? step
+                if wiped >= Self.minimumPaperStep {
+                    value = support(from, to, polarity: 1, threshold: Self.edgeThreshold(forStep: min(step, wiped), threshold))
+                }
+            }
             cache[key] = value
             return value
         }

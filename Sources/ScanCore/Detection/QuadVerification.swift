@@ -66,22 +66,30 @@ extension GradientField {
         }.count
     }
 
+    /// The surround a page is compared with: its outline scaled by this about its centre.
+    static let surroundScale = 1.3
     /// Grey levels by which the median inside a page must exceed the median outside it.
     static let minimumInteriorStep: Float = 3
 
-    /// Median brightness inside the quad and outside it (without light sources, when
+    /// Median brightness inside the quad and in a ring round it (without light sources, when
     /// `excludingLight`), on a sparse grid; nil when a page that fills the frame leaves too
     /// little outside to compare with.
     func interiorMedians(_ q: Quad, excludingLight: Bool = false) -> (inside: Float, outside: Float)? {
         var inside: [Float] = [], outside: [Float] = []
+        // What the page lies on is what lies round it: under uneven light, the far side of the
+        // desk may be brighter than the page and the near side darker.
+        let centre = (q.topLeft + q.topRight + q.bottomRight + q.bottomLeft) * 0.25
+        let grown = q.corners.map { centre + ($0 - centre) * Self.surroundScale }
+        let surround = Quad(topLeft: grown[0], topRight: grown[1], bottomRight: grown[2], bottomLeft: grown[3])
         inside.reserveCapacity(width * height / 9)
         outside.reserveCapacity(width * height / 9)
         for y in stride(from: 1, to: height, by: 3) {
             for x in stride(from: 1, to: width, by: 3) {
                 let value = luma[y * width + x]
-                if q.contains(Point(Double(x) + 0.5, Double(y) + 0.5)) {
+                let p = Point(Double(x) + 0.5, Double(y) + 0.5)
+                if q.contains(p) {
                     inside.append(value)
-                } else if !excludingLight || value < Self.lightLevel {
+                } else if surround.contains(p), !excludingLight || value < Self.lightLevel {
                     outside.append(value)
                 }
             }
