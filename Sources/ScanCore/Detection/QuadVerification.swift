@@ -23,13 +23,15 @@ extension GradientField {
         if paperless.count >= (leansOnFrame ? 1 : Self.maximumPaperlessSides) { return nil }
         // Most of a page is paper, brighter than what it lies on; under uneven light (the page
         // in shade, the desk in sun) only the steps along its sides can show it, and a page
-        // standing out clearly along every side needs no more.
+        // standing out along every side, and clearly on the whole, needs no more.
         // Against a light source, the page is compared with the rest of what lies outside, and
         // with a side against it must be brighter than that: a dark figure on a white flat scan
         // is not.
         let againstLight = contrasts.contains { $0.lit > 0 }, hasLitSide = lit.contains(true)
         let medians = interiorMedians(refined, excludingLight: againstLight)
-        let clearAllRound = !hasLitSide && paperSteps.indices.allSatisfy { candidate.sides[$0].isBorder || paperSteps[$0] >= 2 * Self.minimumPaperStep }
+        let ownSides = paperSteps.indices.filter { !candidate.sides[$0].isBorder }
+        let meanStep = ownSides.map { paperSteps[$0] }.reduce(0, +) / Float(max(ownSides.count, 1))
+        let clearAllRound = !hasLitSide && paperless.isEmpty && meanStep >= 2 * Self.minimumPaperStep
         if hasLitSide && medians == nil { return nil }
         if let medians, medians.inside - medians.outside < Self.minimumInteriorStep, !clearAllRound { return nil }
         // A small outline square to the frame is a box printed on a flat scan (a slide's title,
