@@ -24,8 +24,9 @@ public struct PageDetection: Sendable, Equatable {
 ///    text lines inside the page lose to the long continuous outline, a fold loses to the
 ///    whole page, and an occluding hand costs only part of a side;
 /// 4. the best-scored quads are refined by a weighted least-squares fit to their edge pixels
-///    and checked for paper (brighter inside each side and in the middle than outside); the
-///    first that passes wins;
+///    and checked for paper (brighter inside each side and in the middle than round it; darker
+///    where a light source, a window or lamp, lies just outside a side); the first that passes
+///    wins;
 /// 5. where the paper boundary of a side runs on past a corner (a curled edge, a page standing
 ///    up at a fold), the corner moves to its end;
 /// 6. a second cue reads the page as a bright region of a copy with the print wiped out (a grey
