@@ -46,20 +46,20 @@ extension GradientField {
             gx.withUnsafeBufferPointer { gx in
                 gy.withUnsafeBufferPointer { gy in
                     light.withUnsafeBufferPointer { light in
-                    for s in 0..<steps {
-                        let t = (Double(s) + 0.5)
-                        let px = a.x + dx * t, py = a.y + dy * t
-                        let polarity = polarity * edgePolarity(light, px, py, nx, ny)
-                        for o in offsets {
-                            let x = Int((px + nx * o).rounded(.down)), y = Int((py + ny * o).rounded(.down))
-                            guard x >= 1, y >= 1, x < width - 1, y < height - 1 else { continue }
-                            let i = y * width + x
-                            let m = magnitude[i]
-                            guard m >= threshold else { continue }
-                            let cosine = polarity * (Double(gx[i]) * nx + Double(gy[i]) * ny) / Double(m * 8)
-                            if cosine > 0.85 { hits += 1; break }
+                        for s in 0..<steps {
+                            let t = (Double(s) + 0.5)
+                            let px = a.x + dx * t, py = a.y + dy * t
+                            let polarity = polarity * edgePolarity(light, px, py, nx, ny)
+                            for o in offsets {
+                                let x = Int((px + nx * o).rounded(.down)), y = Int((py + ny * o).rounded(.down))
+                                guard x >= 1, y >= 1, x < width - 1, y < height - 1 else { continue }
+                                let i = y * width + x
+                                let m = magnitude[i]
+                                guard m >= threshold else { continue }
+                                let cosine = polarity * (Double(gx[i]) * nx + Double(gy[i]) * ny) / Double(m * 8)
+                                if cosine > 0.85 { hits += 1; break }
+                            }
                         }
-                    }
                     }
                 }
             }
