@@ -30,6 +30,32 @@ import Testing
         #expect(detection.confidence > 0.5)
     }
 
+    /// Half the desk in sunlight, brighter than the page; the page lies in the shaded half, and
+    /// along its right side on a strip barely darker than itself (11 grey levels).
+    @Test("a page in shade beside a sunlit desk is found")
+    func pageInShade() throws {
+        let page = Quad(topLeft: Point(440, 95), topRight: Point(700, 120), bottomRight: Point(675, 505), bottomLeft: Point(410, 480))
+        var rng = SyntheticPhoto.Random(seed: 9)
+        var pixels = [UInt8](repeating: 0, count: 800 * 600)
+        for y in 0..<600 {
+            for x in 0..<800 {
+                let p = Point(Double(x) + 0.5, Double(y) + 0.5)
+                let rightOfPage = Point.cross(page.bottomRight - page.topRight, p - page.topRight) < 0
+                var value: Double = x < 340 ? 228 : (rightOfPage ? 189 : 160)
+                if page.contains(p) {
+                    // Paper with rows of print, clear of the margins.
+                    let row = (y - 140) % 24
+                    value = y > 140 && y < 440 && row < 9 && x > 470 && x < 640 && (x / 7) % 6 != 5 ? 40 : 200
+                }
+                pixels[y * 800 + x] = UInt8(max(0, min(255, value + Double(Int(rng.next() % 7) - 3))))
+            }
+        }
+        let photo = try PixelBuffer(width: 800, height: 600, format: .gray, pixels: pixels)
+        let detection = try #require(PageDetector().detect(in: photo))
+        let error = SyntheticPhoto.cornerError(detection.quad, page)
+        #expect(error < 8, "corner error \(error) px: \(detection.quad)")
+    }
+
     /// A corner hidden under clutter is not always found; what must hold is that the detector
     /// then returns no quad or a nearly right one, never a wrong crop. (Not yet true of a page
     /// on a pale table under light falling off by 30%: the table is returned.)
