@@ -177,15 +177,21 @@ import Testing
         #expect(detection.quad.intersectionOverUnion(q) > 0.95, "\(detection.quad)")
     }
 
+    /// Rows of word-like dashes from x = 60 on a grey buffer 800 wide, in a cycle of three
+    /// lengths, each `shortening` shorter than the one before.
+    static func drawRows(_ buffer: inout PixelBuffer, count: Int, top: Int, pitch: Int, height: Int, right: Int, shortening: Int, value: UInt8) {
+        for line in 0..<count {
+            let y0 = top + line * pitch
+            for y in y0..<(y0 + height) { for x in 60..<(right - (line % 3) * shortening) where (x / 9) % 5 != 4 { buffer.pixels[y * 800 + x] = value } }
+        }
+    }
+
     @Test("a white box on a dark slide is not taken for a page")
     func slideTitle() throws {
         // A scanned slide: dark ground, a white title box, light text lines below it.
         var slide = PixelBuffer(width: 800, height: 600, format: .gray, fill: 40)
         for y in 40..<150 { for x in 220..<580 { slide.pixels[y * 800 + x] = 250 } }
-        for line in 0..<8 {
-            let y0 = 200 + line * 45
-            for y in y0..<(y0 + 14) { for x in 60..<(740 - (line % 3) * 90) where (x / 9) % 5 != 4 { slide.pixels[y * 800 + x] = 235 } }
-        }
+        Self.drawRows(&slide, count: 8, top: 200, pitch: 45, height: 14, right: 740, shortening: 90, value: 235)
         #expect(PageDetector().detect(in: slide) == nil)
     }
 
@@ -196,10 +202,7 @@ import Testing
         // as a page is brighter than its desk, and darker than the paper beyond its other sides.
         var scan = PixelBuffer(width: 800, height: 640, format: .gray, fill: 252)
         for y in 30..<560 { for x in 30..<770 { scan.pixels[y * 800 + x] = 35 } }
-        for line in 0..<9 {
-            let y0 = 60 + line * 44
-            for y in y0..<(y0 + 16) { for x in 60..<(740 - (line % 3) * 60) where (x / 9) % 5 != 4 { scan.pixels[y * 800 + x] = 235 } }
-        }
+        Self.drawRows(&scan, count: 9, top: 60, pitch: 44, height: 16, right: 740, shortening: 60, value: 235)
         for y in 590..<602 { for x in 40..<420 where (x / 8) % 6 != 5 { scan.pixels[y * 800 + x] = 30 } }
         #expect(PageDetector().detect(in: scan) == nil)
     }
