@@ -21,12 +21,11 @@ extension GradientField {
         // Leaning on the frame, a quad has less evidence, and every other side must pass.
         let leansOnFrame = candidate.sides.contains(where: \.isBorder)
         if paperless.count >= (leansOnFrame ? 1 : Self.maximumPaperlessSides) { return nil }
-        // Most of a page is paper, brighter than what it lies on; under uneven light (the page
-        // in shade, the desk in sun) only the steps along its sides can show it, and a page
-        // standing out along every side, and clearly on the whole, needs no more.
-        // Against a light source, the page is compared with the rest of what lies outside, and
-        // with a side against it must be brighter than that: a dark figure on a white flat scan
-        // is not.
+        // Most of a page is paper, brighter than the ring of what it lies on (light sources left
+        // out). Under uneven light (the page in shade, the desk in sun) only the steps along its
+        // sides can show it, and a page standing out along every side, and clearly on the
+        // whole, needs no more; one with a side against a light must pass the ring test, which
+        // a dark figure on a white flat scan does not.
         let againstLight = contrasts.contains { $0.lit > 0 }, hasLitSide = lit.contains(true)
         let medians = interiorMedians(refined, excludingLight: againstLight)
         let ownSides = paperSteps.indices.filter { !candidate.sides[$0].isBorder }
@@ -46,8 +45,8 @@ extension GradientField {
             return max(support(side.0, side.1, polarity: 1, threshold: edge), support(side.0, side.1, polarity: -1, threshold: edge))
         }
         let confidence = supports.reduce(0, +) / 4 * 0.5 + (supports.min() ?? 0) * 0.5
-        // Paper is what is brighter than halfway from the outside's brightness to the page's.
-        // A light source outside is brighter than paper too, and not part of the page.
+        // Paper is what is brighter than halfway from the ring's brightness to the page's; a
+        // light source outside is brighter than paper too, and not part of the page.
         let quad = medians.map { extendedCorners(refined, paperThreshold: ($0.inside + $0.outside) / 2, excludingLight: againstLight) } ?? refined
         return ScoredQuad(quad: quad, confidence: min(1, confidence / 0.8), isFrame: false, regionFit: candidate.regionFit)
     }
