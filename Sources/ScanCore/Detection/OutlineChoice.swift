@@ -76,27 +76,12 @@ extension GradientField {
             // Every inner corner inside `outer`, at least `margin` from each of its sides.
             guard outerSides.allSatisfy({ Point.dot(corner, $0.normal) - $0.rho >= margin }) else { return false }
         }
-        var insideLuma: [Float] = [], ringLuma: [Float] = []
-        var insideEdges = 0, ringEdges = 0
-        for y in stride(from: 1, to: height, by: 2) {
-            for x in stride(from: 1, to: width, by: 2) {
-                let p = Point(Double(x) + 0.5, Double(y) + 0.5)
-                let i = y * width + x
-                let edge = magnitude[i] >= threshold ? 1 : 0
-                if inner.contains(p) {
-                    insideLuma.append(luma[i])
-                    insideEdges += edge
-                } else if outer.contains(p) {
-                    ringLuma.append(luma[i])
-                    ringEdges += edge
-                }
-            }
-        }
-        guard insideLuma.count >= 50, ringLuma.count >= 50,
-              let inside = insideLuma.selectKth(insideLuma.count / 2), let ring = ringLuma.selectKth(ringLuma.count / 2)
+        var sample = ringSample(inner, outer, stride: 2)
+        guard sample.inside.count >= 50, sample.ring.count >= 50,
+              let inside = sample.inside.selectKth(sample.inside.count / 2), let ring = sample.ring.selectKth(sample.ring.count / 2)
         else { return false }
-        let insideDensity = Double(insideEdges) / Double(insideLuma.count)
-        let ringDensity = Double(ringEdges) / Double(ringLuma.count)
+        let insideDensity = Double(sample.insideEdges) / Double(sample.inside.count)
+        let ringDensity = Double(sample.ringEdges) / Double(sample.ring.count)
         return inside - ring >= Self.minimumPaperStep && ringDensity <= 0.5 * insideDensity
     }
 

@@ -76,28 +76,41 @@ extension GradientField {
     /// `excludingLight`), on a sparse grid; nil when a page that fills the frame leaves too
     /// little outside to compare with.
     func interiorMedians(_ q: Quad, excludingLight: Bool = false) -> (inside: Float, outside: Float)? {
-        var inside: [Float] = [], outside: [Float] = []
         // What the page lies on is what lies round it: under uneven light, the far side of the
         // desk may be brighter than the page and the near side darker.
         let centre = (q.topLeft + q.topRight + q.bottomRight + q.bottomLeft) * 0.25
         let grown = q.corners.map { centre + ($0 - centre) * Self.surroundScale }
         let surround = Quad(topLeft: grown[0], topRight: grown[1], bottomRight: grown[2], bottomLeft: grown[3])
-        inside.reserveCapacity(width * height / 9)
-        outside.reserveCapacity(width * height / 9)
-        for y in stride(from: 1, to: height, by: 3) {
-            for x in stride(from: 1, to: width, by: 3) {
-                let value = luma[y * width + x]
+        var sample = ringSample(q, surround, stride: 3, excludingLight: excludingLight)
+        guard sample.ring.count >= 50, let insideMedian = sample.inside.selectKth(sample.inside.count / 2),
+              let outsideMedian = sample.ring.selectKth(sample.ring.count / 2) else { return nil }
+        return (insideMedian, outsideMedian)
+    }
+
+    /// Brightness, and how many edge pixels, on a grid of every `stride`th pixel inside `inner`
+    /// and in the ring between it and `outer` (light sources left out of the ring when
+    /// `excludingLight`).
+    func ringSample(_ inner: Quad, _ outer: Quad, stride step: Int, excludingLight: Bool = false)
+        -> (inside: [Float], ring: [Float], insideEdges: Int, ringEdges: Int) {
+        var inside: [Float] = [], ring: [Float] = []
+        var insideEdges = 0, ringEdges = 0
+        inside.reserveCapacity(width * height / (step * step))
+        ring.reserveCapacity(width * height / (step * step))
+        for y in stride(from: 1, to: height, by: step) {
+            for x in stride(from: 1, to: width, by: step) {
+                let i = y * width + x
                 let p = Point(Double(x) + 0.5, Double(y) + 0.5)
-                if q.contains(p) {
-                    inside.append(value)
-                } else if surround.contains(p), !excludingLight || value < Self.lightLevel {
-                    outside.append(value)
+                let edge = magnitude[i] >= threshold ? 1 : 0
+                if inner.contains(p) {
+                    inside.append(luma[i])
+                    insideEdges += edge
+                } else if outer.contains(p), !excludingLight || luma[i] < Self.lightLevel {
+                    ring.append(luma[i])
+                    ringEdges += edge
                 }
             }
         }
-        guard outside.count >= 50, let insideMedian = inside.selectKth(inside.count / 2),
-              let outsideMedian = outside.selectKth(outside.count / 2) else { return nil }
-        return (insideMedian, outsideMedian)
+        return (inside, ring, insideEdges, ringEdges)
     }
 
     /// Corners may sit a little outside the frame (a page cut by the photo's edge).
