@@ -37,8 +37,10 @@ extension GradientField {
         // a table, a figure); a page photographed that square fills more of the frame.
         if Self.axisAlignedSides(candidate.quad, toleranceDegrees: Self.squareTolerance) >= 3,
            refined.area < Self.printedBoxAreaFraction * Double(width * height) { return nil }
-        // A side against something brighter than paper (a window, a lamp) is an edge of the
-        // other polarity; the paper checks above have already ruled out a block of print.
+        // `support` reads the other polarity where a light source lies outside; a side against
+        // something brighter than the page that does not reach that level (a sunlit desk beside
+        // a page in shade) is backed by it too. The paper checks above have already ruled out
+        // a block of print.
         let supports = refinedSides.enumerated().map { i, side -> Double in
             if candidate.sides[i].isBorder { return Self.borderSupport }
             let edge = Self.edgeThreshold(forStep: abs(contrasts[i].mean), threshold)
