@@ -161,11 +161,7 @@ extension GradientField {
             regions[r].maxX = maxX[r]
             regions[r].minY = minY[r]
             regions[r].maxY = maxY[r]
-        }
-        for r in regions.indices {
-            let region = regions[r]
-            regions[r].framesTouched = (region.minX == 0 ? 1 : 0) + (region.maxX == w - 1 ? 1 : 0)
-                + (region.minY == 0 ? 1 : 0) + (region.maxY == h - 1 ? 1 : 0)
+            regions[r].framesTouched = (minX[r] == 0 ? 1 : 0) + (maxX[r] == w - 1 ? 1 : 0) + (minY[r] == 0 ? 1 : 0) + (maxY[r] == h - 1 ? 1 : 0)
         }
         return regions
     }
