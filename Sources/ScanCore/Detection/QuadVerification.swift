@@ -32,6 +32,10 @@ extension GradientField {
         let meanStep = ownSides.map { paperSteps[$0] }.reduce(0, +) / Float(max(ownSides.count, 1))
         let clearAllRound = !hasLitSide && paperless.isEmpty && meanStep >= 2 * Self.minimumPaperStep
         if hasLitSide && medians == nil { return nil }
+        // A page against a light is lit less than the light: almost none of it reaches the
+        // light's level. White paper on a flat scan is as bright as a window, and a block of
+        // print on it, darker on the whole, still shows that white between its letters.
+        if hasLitSide, let medians, medians.lightInside > Self.maximumLightInside { return nil }
         if let medians, medians.inside - medians.outside < Self.minimumInteriorStep, !clearAllRound { return nil }
         // A small outline square to the frame is a box printed on a flat scan (a slide's title,
         // a table, a figure); a page photographed that square fills more of the frame.
@@ -75,9 +79,9 @@ extension GradientField {
     static let minimumInteriorStep: Float = 3
 
     /// Median brightness inside the quad and in a ring round it (without light sources, when
-    /// `excludingLight`), on a sparse grid; nil when a page that fills the frame leaves too
-    /// little outside to compare with.
-    func interiorMedians(_ q: Quad, excludingLight: Bool = false) -> (inside: Float, outside: Float)? {
+    /// `excludingLight`), and the share of the inside as bright as a light source, on a sparse
+    /// grid; nil when a page that fills the frame leaves too little outside to compare with.
+    func interiorMedians(_ q: Quad, excludingLight: Bool = false) -> (inside: Float, outside: Float, lightInside: Double)? {
         // What the page lies on is what lies round it: under uneven light, the far side of the
         // desk may be brighter than the page and the near side darker.
         let centre = (q.topLeft + q.topRight + q.bottomRight + q.bottomLeft) * 0.25
@@ -86,7 +90,8 @@ extension GradientField {
         var sample = ringSample(q, surround, stride: 3, excludingLight: excludingLight)
         guard sample.ring.count >= 50, let insideMedian = sample.inside.selectKth(sample.inside.count / 2),
               let outsideMedian = sample.ring.selectKth(sample.ring.count / 2) else { return nil }
-        return (insideMedian, outsideMedian)
+        let lit = sample.inside.reduce(0) { $0 + ($1 >= Self.lightLevel ? 1 : 0) }
+        return (insideMedian, outsideMedian, Double(lit) / Double(sample.inside.count))
     }
 
     /// Brightness, and how many edge pixels, on a grid of every `stride`th pixel inside `inner`
@@ -147,6 +152,9 @@ extension GradientField {
     static let maximumPaperlessSides = 2
     /// At most this many sides of a page may lie against a light source.
     static let maximumLitSides = 3
+    /// Share of a page against a light that may be as bright as the light (glare): on
+    /// generated photos such pages show at most 0.1 %, regions of flat scans 4 % or more.
+    static let maximumLightInside = 0.02
 
     /// Brightness 3–7 px inside a side against 3–7 px outside, over its middle 80 %: the
     /// difference of the means, and of the 90th percentiles (paper against the brightest of
