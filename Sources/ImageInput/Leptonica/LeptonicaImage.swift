@@ -101,7 +101,7 @@ package final class LeptonicaImage {
     }
 
     /// A Leptonica copy of a ScanCore buffer (8 bpp grey or 32 bpp RGB), for encoding.
-    static func from(_ buffer: PixelBuffer) -> LeptonicaImage? {
+    package static func from(_ buffer: PixelBuffer) -> LeptonicaImage? {
         let depth: Int32 = buffer.format == .gray ? 8 : 32
         guard let image = LeptonicaImage(taking: pixCreate(Int32(buffer.width), Int32(buffer.height), depth)),
               let data = pixGetData(image.pix)

@@ -1,6 +1,7 @@
 import CTesseract
 import Dispatch
 import Foundation
+import ImageInput
 import ScanCore
 
 /// What one engine call returns: text, confidence and words in the recognised image's pixels.
@@ -59,21 +60,22 @@ final class TesseractEngine {
         TessBaseAPIDelete(handle)
     }
 
-    /// Recognises one image. `resolution` is passed to Tesseract when known (otherwise it
+    /// Recognises one image. `shown`, of the same size, is the page as a PDF shows it when
+    /// `image` is a cleaned copy. `resolution` is passed to Tesseract when known (otherwise it
     /// estimates one from the text size). `deadline` stops recognition after that many seconds.
     func recognize(
-        _ image: PixelBuffer, resolution: Int?, deadline: Double?, pageNumber: Int,
+        _ image: PixelBuffer, shown: PixelBuffer? = nil, resolution: Int?, deadline: Double?, pageNumber: Int,
         renderings: Set<TesseractRendering>, cancel: CancellationFlag?
     ) throws(RecognitionError) -> EngineOutput {
         try RecognitionThread.recognizing(hooks: threadHooks) { () throws(RecognitionError) -> EngineOutput in
             try recognizeOnThisThread(
-                image, resolution: resolution, deadline: deadline, pageNumber: pageNumber, renderings: renderings,
+                image, shown: shown, resolution: resolution, deadline: deadline, pageNumber: pageNumber, renderings: renderings,
                 cancel: cancel)
         }
     }
 
     private func recognizeOnThisThread(
-        _ image: PixelBuffer, resolution: Int?, deadline: Double?, pageNumber: Int,
+        _ image: PixelBuffer, shown: PixelBuffer?, resolution: Int?, deadline: Double?, pageNumber: Int,
         renderings: Set<TesseractRendering>, cancel: CancellationFlag?
     ) throws(RecognitionError) -> EngineOutput {
         defer { TessBaseAPIClear(handle) }
@@ -83,6 +85,11 @@ final class TesseractEngine {
                 Int32(image.format.channels), Int32(image.bytesPerRow))
         }
         if let resolution { TessBaseAPISetSourceResolution(handle, Int32(resolution)) }
+        // What a PDF shows, and what words are cut from, is the page as it was; the page read
+        // for layout is `image`. Tesseract takes ownership of the Pix: it gets its own reference.
+        if let shown, let original = LeptonicaImage.from(shown) {
+            TessBaseAPISetInputImage(handle, pixClone(original.pix))
+        }
 
         let monitor = RecognitionMonitor(deadline: deadline, cancel: cancel)
         let start = DispatchTime.now().uptimeNanoseconds

@@ -15,6 +15,7 @@ final class PageWorker {
     private let preparing: JobPreparer
     private let pool: EnginePool?
     private var engine: Result<TesseractEngine, RecognitionError>?
+    private let ruleEraser = RuleEraser()
 
     init(options: RecognitionOptions, cancel: CancellationFlag, pool: EnginePool? = nil, hooks: PipelineHooks = PipelineHooks()) {
         self.options = options
@@ -93,11 +94,16 @@ final class PageWorker {
         }
         var renderings = options.renderings
         if result.textLayerPage != nil, renderings.remove(.pdf) != nil { renderings.insert(.pdfTextLayer) }
+        // Tesseract reads the page without its table rules; the page as shown (in a PDF) keeps them.
+        let erased = result.legibility.flatMap { legible -> PixelBuffer? in
+            guard let g = legible.geometry, g.linesRunVertically == (legible.quarterTurns % 2 == 1) else { return nil }
+            return ruleEraser.erased(page.image, characterHeight: g.characterHeight * legible.scale)?.image
+        }
         let output: EngineOutput
         do throws(RecognitionError) {
             output = try engine.recognize(
-                page.image, resolution: resolution, deadline: options.pageTimeout, pageNumber: result.page,
-                renderings: renderings, cancel: cancel)
+                erased ?? page.image, shown: erased == nil ? nil : page.image, resolution: resolution, deadline: options.pageTimeout,
+                pageNumber: result.page, renderings: renderings, cancel: cancel)
         } catch {
             throw error.about(prepared.name)
         }

@@ -1,0 +1,73 @@
+import CTesseract
+import ImageInput
+import ScanCore
+
+/// Erases the vertical rules of tables from the copy of a page that Tesseract reads. Between
+/// columns of a ruled table Tesseract's layout analysis takes the rules for column edges and
+/// drops whole columns of cells; rules carry no text, so they go. A rule is a run of ink many
+/// characters tall and thinner than a character's stroke-pair; ink it touches that is thicker
+/// (a bar, a picture, a dark slide) stays, and so does everything on a page of light ink.
+public struct RuleEraser: Sendable {
+    /// A rule is at least this many character heights long: one that parts columns runs down
+    /// four or more rows of text, while letters stay under two and the sides of a box round
+    /// one field (on a receipt, a form) under about five.
+    static let minimumLength = 8.0
+    /// And at most this share of a character height thick: the widest single stroke of bold
+    /// text, not two.
+    static let maximumThickness = 1.0 / 3
+
+    public init() {}
+
+    /// `image` in grey with its vertical rules painted in the paper beside them, and how many
+    /// pixels were painted; nil when there are none.
+    public func erased(_ image: PixelBuffer, characterHeight: Double) -> (image: PixelBuffer, painted: Int)? {
+        guard characterHeight >= 4, image.width >= 16, image.height >= 16 else { return nil }
+        let grey = image.format == .gray ? image : image.grayscale()
+        _ = Leptonica.configured
+        let length = Int32(max(24, (Self.minimumLength * characterHeight).rounded()))
+        let thick = Int32(max(3, (Self.maximumThickness * characterHeight).rounded()) + 1)
+        guard let split = TextGeometryAnalyzer.otsuThreshold(of: grey), !split.lightInk,
+              let ink = LeptonicaImage.binary(from: grey, threshold: split.threshold),
+              let tall = LeptonicaImage(taking: pixOpenBrick(nil, ink.pix, 1, length))
+        else { return nil }
+        var count: Int32 = 0
+        guard pixCountPixels(tall.pix, &count, nil) == 0, count > 0 else { return nil }
+        // What survives a brick as wide as `thick` is too wide for a rule; thin ink joined to
+        // it is the edge of that shape, not a rule.
+        guard let wide = LeptonicaImage(taking: pixOpenBrick(nil, tall.pix, thick, 1)),
+              let thin = LeptonicaImage(taking: pixSubtract(nil, tall.pix, wide.pix)),
+              let near = LeptonicaImage(taking: pixDilateBrick(nil, wide.pix, 3, 3)),
+              let seeds = LeptonicaImage(taking: pixAnd(nil, near.pix, thin.pix)),
+              let edges = LeptonicaImage(taking: pixSeedfillBinary(nil, seeds.pix, thin.pix, 8)),
+              let lines = LeptonicaImage(taking: pixSubtract(nil, thin.pix, edges.pix)),
+              // A line at the edge of the image is the edge of the scanned sheet, not a rule.
+              let rules = LeptonicaImage(taking: pixRemoveBorderConnComps(lines.pix, 8))
+        else { return nil }
+        var painted = 0
+        var out = grey
+        guard let data = pixGetData(rules.pix) else { return nil }
+        let w = grey.width, wpl = Int(pixGetWpl(rules.pix))
+        out.pixels.withUnsafeMutableBufferPointer { px in
+            for y in 0..<grey.height {
+                let line = data + y * wpl
+                let row = y * w
+                var x = 0
+                while x < w {
+                    let word = line[x >> 5]
+                    if word == 0 { x = (x | 31) + 1; continue }
+                    guard word & (1 << UInt32(31 - (x & 31))) != 0 else { x += 1; continue }
+                    // A run of rule pixels across this row, with the anti-aliased pixel either
+                    // side, painted in the brighter of the paper just beyond it.
+                    var end = x
+                    while end < w, line[end >> 5] & (1 << UInt32(31 - (end & 31))) != 0 { end += 1 }
+                    let left = max(0, x - 1), right = min(w - 1, end)
+                    let paper = max(px[row + max(0, left - 1)], px[row + min(w - 1, right + 1)])
+                    for i in left...right { px[row + i] = paper }
+                    painted += end - x
+                    x = end
+                }
+            }
+        }
+        return painted > 0 ? (out, painted) : nil
+    }
+}
