@@ -26,9 +26,11 @@ public struct RuleEraser: Sendable {
         _ = Leptonica.configured
         let length = Int32(max(24, (Self.minimumLength * characterHeight).rounded()))
         let thick = Int32(max(3, (Self.maximumThickness * characterHeight).rounded()) + 1)
+        // Most pages have no rule: a look at half size settles that for a quarter of the cost.
+        guard Self.hasTallInk(grey.downsampled(by: 2), length: length / 2) else { return nil }
         guard let split = TextGeometryAnalyzer.otsuThreshold(of: grey), !split.lightInk,
               let ink = LeptonicaImage.binary(from: grey, threshold: split.threshold),
-              let tall = LeptonicaImage(taking: pixOpenBrick(nil, ink.pix, 1, length))
+              let tall = LeptonicaImage(taking: pixOpenCompBrick(nil, ink.pix, 1, length))
         else { return nil }
         var count: Int32 = 0
         guard pixCountPixels(tall.pix, &count, nil) == 0, count > 0 else { return nil }
@@ -69,5 +71,15 @@ public struct RuleEraser: Sendable {
             }
         }
         return painted > 0 ? (out, painted) : nil
+    }
+
+    /// Whether any dark ink in `grey` (dark on light) runs `length` pixels down.
+    private static func hasTallInk(_ grey: PixelBuffer, length: Int32) -> Bool {
+        guard let split = TextGeometryAnalyzer.otsuThreshold(of: grey), !split.lightInk,
+              let ink = LeptonicaImage.binary(from: grey, threshold: split.threshold),
+              let tall = LeptonicaImage(taking: pixOpenCompBrick(nil, ink.pix, 1, length))
+        else { return false }
+        var count: Int32 = 0
+        return pixCountPixels(tall.pix, &count, nil) == 0 && count > 0
     }
 }
