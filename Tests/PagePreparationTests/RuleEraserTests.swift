@@ -7,11 +7,11 @@ import Testing
     static let width = 900, height = 700
 
     /// Rows of dark word blocks 14 px tall (characters of about that height) in four columns on
-    /// paper of 235, with 2-px vertical rules between the columns from top to bottom of the
-    /// table, and, when `bar`, a solid 30-px dark bar down the right margin.
+    /// paper of 235, with 2-px vertical rules between the columns and round them from top to
+    /// bottom of the table, and, when `bar`, a solid 30-px dark bar down the right margin.
     static func table(ink: UInt8 = 30, paper: UInt8 = 235, bar: Bool = false) -> (image: PixelBuffer, rules: [Int]) {
         var image = PixelBuffer(width: width, height: height, format: .gray, fill: paper)
-        let rules = [230, 430, 630]
+        let rules = [25, 230, 430, 630, 810]
         for row in 0..<20 {
             let y0 = 60 + row * 28
             for column in 0..<4 {
@@ -44,7 +44,7 @@ import Testing
     @Test("a page without rules, or of light ink on a dark ground, is left alone")
     func leavesOthersAlone() {
         var plain = Self.table().image
-        for x in [230, 231, 430, 431, 630, 631] { for y in 50..<630 { plain.pixels[y * Self.width + x] = 235 } }
+        for x in [25, 26, 230, 231, 430, 431, 630, 631, 810, 811] { for y in 50..<630 { plain.pixels[y * Self.width + x] = 235 } }
         #expect(RuleEraser().erased(plain, characterHeight: 14) == nil)
         let slide = Self.table(ink: 235, paper: 30).image
         #expect(RuleEraser().erased(slide, characterHeight: 14) == nil)
@@ -53,10 +53,19 @@ import Testing
     @Test("the sides of a box round one field (a receipt's invoice number) stay")
     func keepsFieldBoxes() {
         var image = Self.table().image
-        for x in [230, 231, 430, 431, 630, 631] { for y in 50..<630 { image.pixels[y * Self.width + x] = 235 } }
+        for x in [25, 26, 230, 231, 430, 431, 630, 631, 810, 811] { for y in 50..<630 { image.pixels[y * Self.width + x] = 235 } }
         // Five character heights tall, round one word.
         for y in 630..<700 { for x in [300, 301, 500, 501] { image.pixels[y * Self.width + x] = 30 } }
         for y in 660..<674 { for x in 340..<460 { image.pixels[y * Self.width + x] = 30 } }
+        #expect(RuleEraser().erased(image, characterHeight: 14) == nil)
+    }
+
+    @Test("the edge of a sheet scanned on a white ground, print on one side only, stays")
+    func keepsSheetEdgesInside() {
+        var image = PixelBuffer(width: Self.width, height: Self.height, format: .gray, fill: 250)
+        for y in 20..<680 { for x in 100..<800 { image.pixels[y * Self.width + x] = 235 } }
+        for y in 20..<680 { image.pixels[y * Self.width + 100] = 90; image.pixels[y * Self.width + 101] = 90 }
+        for row in 0..<20 { for y in (60 + row * 28)..<(74 + row * 28) { for x in 130..<500 where x % 40 < 32 { image.pixels[y * Self.width + x] = 30 } } }
         #expect(RuleEraser().erased(image, characterHeight: 14) == nil)
     }
 

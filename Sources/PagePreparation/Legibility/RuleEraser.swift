@@ -15,6 +15,10 @@ public struct RuleEraser: Sendable {
     /// And at most this share of a character height thick: the widest single stroke of bold
     /// text, not two.
     static let maximumThickness = 1.0 / 3
+    /// How far either side of a rule, in character heights, print is looked for, and the least
+    /// share of ink found there on each side: about a word's width, and a few characters.
+    static let columnReach = 6.0
+    static let minimumInkBeside = 0.01
 
     public init() {}
 
@@ -45,28 +49,52 @@ public struct RuleEraser: Sendable {
               // A line at the edge of the image is the edge of the scanned sheet, not a rule.
               let rules = LeptonicaImage(taking: pixRemoveBorderConnComps(lines.pix, 8))
         else { return nil }
+        // A rule parts columns of text: there is print on both sides of it. So has one of the
+        // rules it frames a table with, beside it; the edge of a sheet scanned on a white
+        // ground has print on one side only, and nothing of the kind.
+        var boxes: UnsafeMutablePointer<BOXA>? = pixConnCompBB(rules.pix, 8)
+        guard boxes != nil else { return nil }
+        defer { boxaDestroy(&boxes) }
+        let reach = Int((Self.columnReach * characterHeight).rounded())
+        var parting: [(x0: Int, y0: Int, x1: Int, y1: Int)] = [], framing: [(x0: Int, y0: Int, x1: Int, y1: Int)] = []
+        for i in 0..<boxaGetCount(boxes) {
+            var x: Int32 = 0, y: Int32 = 0, bw: Int32 = 0, bh: Int32 = 0
+            guard boxaGetBoxGeometry(boxes, i, &x, &y, &bw, &bh) == 0 else { continue }
+            let x0 = Int(x), y0 = Int(y), x1 = Int(x + bw), y1 = Int(y + bh)
+            let left = ink.share(x0: x0 - 2 - reach, x1: x0 - 2, y0: y0, y1: y1)
+            let right = ink.share(x0: x1 + 2, x1: x1 + 2 + reach, y0: y0, y1: y1)
+            if min(left, right) >= Self.minimumInkBeside {
+                parting.append((x0, y0, x1, y1))
+            } else if max(left, right) >= Self.minimumInkBeside {
+                framing.append((x0, y0, x1, y1))
+            }
+        }
+        guard !parting.isEmpty, let data = pixGetData(rules.pix) else { return nil }
+        parting += framing.filter { f in
+            parting.contains { p in 2 * (min(f.y1, p.y1) - max(f.y0, p.y0)) >= f.y1 - f.y0 }
+        }
         var painted = 0
         var out = grey
-        guard let data = pixGetData(rules.pix) else { return nil }
         let w = grey.width, wpl = Int(pixGetWpl(rules.pix))
+        func isRule(_ line: UnsafeMutablePointer<UInt32>, _ x: Int) -> Bool { line[x >> 5] & (1 << UInt32(31 - (x & 31))) != 0 }
         out.pixels.withUnsafeMutableBufferPointer { px in
-            for y in 0..<grey.height {
-                let line = data + y * wpl
-                let row = y * w
-                var x = 0
-                while x < w {
-                    let word = line[x >> 5]
-                    if word == 0 { x = (x | 31) + 1; continue }
-                    guard word & (1 << UInt32(31 - (x & 31))) != 0 else { x += 1; continue }
-                    // A run of rule pixels across this row, with the anti-aliased pixel either
-                    // side, painted in the brighter of the paper just beyond it.
-                    var end = x
-                    while end < w, line[end >> 5] & (1 << UInt32(31 - (end & 31))) != 0 { end += 1 }
-                    let left = max(0, x - 1), right = min(w - 1, end)
-                    let paper = max(px[row + max(0, left - 1)], px[row + min(w - 1, right + 1)])
-                    for i in left...right { px[row + i] = paper }
-                    painted += end - x
-                    x = end
+            for box in parting {
+                for y in box.y0..<box.y1 {
+                    let line = data + y * wpl
+                    let row = y * w
+                    var x = box.x0
+                    while x < box.x1 {
+                        guard isRule(line, x) else { x += 1; continue }
+                        // A run of rule pixels across this row, with the anti-aliased pixel
+                        // either side, painted in the brighter of the paper just beyond it.
+                        var end = x
+                        while end < box.x1, isRule(line, end) { end += 1 }
+                        let left = max(0, x - 1), right = min(w - 1, end)
+                        let paper = max(px[row + max(0, left - 1)], px[row + min(w - 1, right + 1)])
+                        for i in left...right { px[row + i] = paper }
+                        painted += end - x
+                        x = end
+                    }
                 }
             }
         }
@@ -81,5 +109,21 @@ public struct RuleEraser: Sendable {
         else { return false }
         var count: Int32 = 0
         return pixCountPixels(tall.pix, &count, nil) == 0 && count > 0
+    }
+}
+
+extension LeptonicaImage {
+    /// The share of set pixels of this 1 bpp image in columns `x0..<x1` and rows `y0..<y1`,
+    /// clipped to the image; 0 for an empty window.
+    fileprivate func share(x0: Int, x1: Int, y0: Int, y1: Int) -> Double {
+        let xa = max(0, x0), xb = min(width, x1), ya = max(0, y0), yb = min(height, y1)
+        guard xa < xb, ya < yb, let data = pixGetData(pix) else { return 0 }
+        let wpl = Int(pixGetWpl(pix))
+        var set = 0
+        for y in ya..<yb {
+            let line = data + y * wpl
+            for x in xa..<xb where line[x >> 5] & (1 << UInt32(31 - (x & 31))) != 0 { set += 1 }
+        }
+        return Double(set) / Double((xb - xa) * (yb - ya))
     }
 }
