@@ -5,7 +5,7 @@ import ScanCore
 /// Erases the vertical rules of tables from the copy of a page that Tesseract reads. Between
 /// columns of a ruled table Tesseract's layout analysis takes the rules for column edges and
 /// drops whole columns of cells; rules carry no text, so they go. A rule is a run of ink many
-/// characters tall and thinner than a character's stroke-pair; ink it touches that is thicker
+/// characters tall and under a third of one thick; ink it touches that is thicker
 /// (a bar, a picture, a dark slide) stays, and so does everything on a page of light ink.
 public struct RuleEraser: Sendable {
     /// A rule is at least this many character heights long: one that parts columns runs down
