@@ -138,6 +138,26 @@ struct SearchablePDFTests {
         }
     }
 
+    @Test("a page with a rule through its text: the PDF shows the rule Tesseract read without")
+    func ruleStaysInPDF() async throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var page = try ImageSource.open(path: CLI.sample("clean.png")).page(0, luminanceOnly: true).image
+        // A 4-pixel rule down the middle of the text, clear of the image's edges: print on both
+        // sides, so the copy Tesseract reads has it erased.
+        let x0 = page.width / 2 & ~1
+        for y in 100..<(page.height - 100) { for x in x0..<(x0 + 4) { page.pixels[y * page.width + x] = 0 } }
+        let path = dir.appendingPathComponent("ruled.png")
+        try #require(PNGEncoder.encode(page)).write(to: path)
+        let r = try await CLI.run(["--dpi", "300", "--no-upscale", "--format", "pdf", path.path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(Self.textLayer(r.stdoutData).first?.contains("Annual") == true)
+        let rendered = try ImageSource(name: "out.pdf", data: r.stdoutData, pdfResolution: 300).page(0, luminanceOnly: true).image
+        try #require(rendered.width == page.width && rendered.height == page.height, "\(rendered.width)x\(rendered.height)")
+        let column = (200..<(page.height - 200)).map { Int(rendered.pixels[$0 * rendered.width + x0 + 1]) }
+        #expect(column.reduce(0, +) / column.count < 60, "the rule is gone from the PDF's image")
+    }
+
     @Test("photos in, one PDF out on stdout: its pages are the flattened pages")
     func photos() async throws {
         let dir = try CLI.temporaryDirectory()
