@@ -21,6 +21,12 @@ extension GradientField {
         // Leaning on the frame, a quad has less evidence, and every other side must pass.
         let leansOnFrame = candidate.sides.contains(where: \.isBorder)
         if paperless.count >= (leansOnFrame ? 1 : Self.maximumPaperlessSides) { return nil }
+        // Leaning on the frame, a region of a flat scan can pass every step above: bounded by
+        // the scanner's dark lid on one side and rows of print on the others. Beyond a row of
+        // print lies paper again; beyond a page's own edge, what it lies on goes on.
+        if leansOnFrame, refinedSides.indices.contains(where: { i in
+            !candidate.sides[i].isBorder && !lit[i] && farPaperStep(refinedSides[i].0, refinedSides[i].1) < Self.minimumPaperStep
+        }) { return nil }
         // Most of a page is paper, brighter than the ring of what it lies on (light sources left
         // out). Under uneven light (the page in shade, the desk in sun) only the steps along its
         // sides can show it, and a page standing out along every side, and clearly on the
@@ -207,5 +213,35 @@ extension GradientField {
         outside.sort()
         let p90 = min(inside.count - 1, inside.count * 9 / 10)
         return (mean, inside[p90] - outside[p90], lit)
+    }
+
+    /// The paper step across a side a little further out: paper 3–9 px inside against what
+    /// lies 10–16 px outside (90th percentiles), over its middle 80 %; infinite where too little
+    /// of that lies in the frame.
+    func farPaperStep(_ a: Point, _ b: Point) -> Float {
+        let length = a.distance(to: b)
+        guard length >= 4 else { return .infinity }
+        let dx = (b.x - a.x) / length, dy = (b.y - a.y) / length
+        let nx = -dy, ny = dx
+        let samples = 24
+        var inside: [Float] = [], outside: [Float] = []
+        inside.reserveCapacity(samples * 7)
+        outside.reserveCapacity(samples * 7)
+        for k in 0..<samples {
+            let t = length * (0.1 + 0.8 * Double(k) / Double(samples - 1))
+            let px = a.x + dx * t, py = a.y + dy * t
+            for d in 10...16 {
+                let xi = Int((px + nx * Double(d - 7)).rounded(.down)), yi = Int((py + ny * Double(d - 7)).rounded(.down))
+                let xo = Int((px - nx * Double(d)).rounded(.down)), yo = Int((py - ny * Double(d)).rounded(.down))
+                guard xi >= 0, yi >= 0, xi < width, yi < height, xo >= 0, yo >= 0, xo < width, yo < height else { continue }
+                inside.append(luma[yi * width + xi])
+                outside.append(luma[yo * width + xo])
+            }
+        }
+        guard inside.count >= samples else { return .infinity }
+        inside.sort()
+        outside.sort()
+        let p90 = inside.count * 9 / 10
+        return inside[p90] - outside[p90]
     }
 }
