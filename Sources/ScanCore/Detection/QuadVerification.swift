@@ -169,17 +169,34 @@ extension GradientField {
     /// the percentiles are read where it does not.
     /// `paper: false` skips the percentiles (the search calls this for thousands of sides).
     func stepContrast(_ a: Point, _ b: Point, paper: Bool = true) -> (mean: Float, paper: Float, lit: Float) {
+        let c = bandContrast(a, b, paper: paper, depths: 3...7, outsideShift: 0)
+        return (c.mean, c.paperSamples > 0 ? c.paper : 0, c.lit)
+    }
+
+    /// The paper step across a side a little further out: paper 3–9 px inside against what
+    /// lies 10–16 px outside; infinite where too little of that lies in the frame.
+    func farPaperStep(_ a: Point, _ b: Point) -> Float {
+        let c = bandContrast(a, b, paper: true, depths: 3...9, outsideShift: 7)
+        return c.paperSamples >= Self.contrastSamples ? c.paper : .infinity
+    }
+
+    /// Points along a side at which `bandContrast` compares its two sides.
+    static let contrastSamples = 24
+
+    /// `stepContrast` over bands `depths` px inside and `depths + outsideShift` px outside.
+    private func bandContrast(_ a: Point, _ b: Point, paper: Bool, depths: ClosedRange<Int>, outsideShift: Int)
+        -> (mean: Float, paper: Float, lit: Float, paperSamples: Int) {
         let length = a.distance(to: b)
-        guard length >= 4 else { return (0, 0, 0) }
+        guard length >= 4 else { return (0, 0, 0, 0) }
         let dx = (b.x - a.x) / length, dy = (b.y - a.y) / length
         let nx = -dy, ny = dx
         var inside: [Float] = [], outside: [Float] = []
         var sum: Float = 0, count: Float = 0, litSamples = 0
+        let samples = Self.contrastSamples
         if paper {
-            inside.reserveCapacity(120)
-            outside.reserveCapacity(120)
+            inside.reserveCapacity(samples * depths.count)
+            outside.reserveCapacity(samples * depths.count)
         }
-        let samples = 24
         // The search's hottest loops (with `support`): read through buffers, every index
         // being checked against the frame just above.
         let width = self.width, height = self.height
@@ -190,10 +207,10 @@ extension GradientField {
                     let px = a.x + dx * t, py = a.y + dy * t
                     let sign = Float(edgePolarity(light, px, py, nx, ny))
                     if sign < 0 { litSamples += 1 }
-                    for step in 3...7 {
-                        let d = Double(step)
+                    for step in depths {
+                        let d = Double(step), e = Double(step + outsideShift)
                         let xi = Int((px + nx * d).rounded(.down)), yi = Int((py + ny * d).rounded(.down))
-                        let xo = Int((px - nx * d).rounded(.down)), yo = Int((py - ny * d).rounded(.down))
+                        let xo = Int((px - nx * e).rounded(.down)), yo = Int((py - ny * e).rounded(.down))
                         guard xi >= 0, yi >= 0, xi < width, yi < height, xo >= 0, yo >= 0, xo < width, yo < height else { continue }
                         let i = luma[yi * width + xi], o = luma[yo * width + xo]
                         sum += sign * (i - o)
@@ -206,42 +223,12 @@ extension GradientField {
                 }
             }
         }
-        guard count > 0 else { return (0, 0, 0) }
+        guard count > 0 else { return (0, 0, 0, 0) }
         let mean = sum / count, lit = Float(litSamples) / Float(samples)
-        guard paper, !inside.isEmpty else { return (mean, 0, lit) }
+        guard paper, !inside.isEmpty else { return (mean, 0, lit, 0) }
         inside.sort()
         outside.sort()
         let p90 = min(inside.count - 1, inside.count * 9 / 10)
-        return (mean, inside[p90] - outside[p90], lit)
-    }
-
-    /// The paper step across a side a little further out: paper 3–9 px inside against what
-    /// lies 10–16 px outside (90th percentiles), over its middle 80 %; infinite where too little
-    /// of that lies in the frame.
-    func farPaperStep(_ a: Point, _ b: Point) -> Float {
-        let length = a.distance(to: b)
-        guard length >= 4 else { return .infinity }
-        let dx = (b.x - a.x) / length, dy = (b.y - a.y) / length
-        let nx = -dy, ny = dx
-        let samples = 24
-        var inside: [Float] = [], outside: [Float] = []
-        inside.reserveCapacity(samples * 7)
-        outside.reserveCapacity(samples * 7)
-        for k in 0..<samples {
-            let t = length * (0.1 + 0.8 * Double(k) / Double(samples - 1))
-            let px = a.x + dx * t, py = a.y + dy * t
-            for d in 10...16 {
-                let xi = Int((px + nx * Double(d - 7)).rounded(.down)), yi = Int((py + ny * Double(d - 7)).rounded(.down))
-                let xo = Int((px - nx * Double(d)).rounded(.down)), yo = Int((py - ny * Double(d)).rounded(.down))
-                guard xi >= 0, yi >= 0, xi < width, yi < height, xo >= 0, yo >= 0, xo < width, yo < height else { continue }
-                inside.append(luma[yi * width + xi])
-                outside.append(luma[yo * width + xo])
-            }
-        }
-        guard inside.count >= samples else { return .infinity }
-        inside.sort()
-        outside.sort()
-        let p90 = inside.count * 9 / 10
-        return inside[p90] - outside[p90]
+        return (mean, inside[p90] - outside[p90], lit, inside.count)
     }
 }
