@@ -54,6 +54,12 @@ public struct Legibility: Sendable {
         /// How much the page was scaled to make small text legible, 1 when it was not.
         public var scale = 1.0
 
+        /// Whether the text's lines run across the page once turned: false without geometry.
+        public var linesRunAcross: Bool {
+            guard let g = geometry else { return false }
+            return g.linesRunVertically == (quarterTurns % 2 == 1)
+        }
+
         public init(geometry: TextGeometry? = nil, quarterTurns: Int = 0, skewDegrees: Double = 0,
                     uprightUnsure: Bool = false, textBounds: TextGeometry.Bounds? = nil) {
             self.geometry = geometry
@@ -79,7 +85,7 @@ public struct Legibility: Sendable {
         }
         if deskew == .auto, let g = outcome.geometry, g.directionRatio >= Self.minimumDirectionRatio,
            abs(g.skewDegrees) >= Self.minimumSkewDegrees,
-           g.linesRunVertically == (outcome.quarterTurns % 2 == 1) {
+           outcome.linesRunAcross {
             // A half turn keeps a line's angle, so the tilt read with the lines across holds
             // for either way up.
             outcome.skewDegrees = g.skewDegrees

@@ -96,7 +96,7 @@ final class PageWorker {
         if result.textLayerPage != nil, renderings.remove(.pdf) != nil { renderings.insert(.pdfTextLayer) }
         // Tesseract reads the page without its table rules; the page as shown (in a PDF) keeps them.
         let erased = result.legibility.flatMap { legible -> PixelBuffer? in
-            guard let g = legible.geometry, g.linesRunVertically == (legible.quarterTurns % 2 == 1) else { return nil }
+            guard let g = legible.geometry, legible.linesRunAcross else { return nil }
             return ruleEraser.erased(page.image, characterHeight: g.characterHeight * legible.scale)?.image
         }
         let output: EngineOutput
