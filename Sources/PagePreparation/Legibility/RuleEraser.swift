@@ -76,7 +76,6 @@ public struct RuleEraser: Sendable {
         var painted = 0
         var out = grey
         let w = grey.width, wpl = Int(pixGetWpl(rules.pix))
-        func isRule(_ line: UnsafeMutablePointer<UInt32>, _ x: Int) -> Bool { line[x >> 5] & (1 << UInt32(31 - (x & 31))) != 0 }
         out.pixels.withUnsafeMutableBufferPointer { px in
             for box in parting {
                 for y in box.y0..<box.y1 {
@@ -84,11 +83,11 @@ public struct RuleEraser: Sendable {
                     let row = y * w
                     var x = box.x0
                     while x < box.x1 {
-                        guard isRule(line, x) else { x += 1; continue }
+                        guard isSet(line, x) else { x += 1; continue }
                         // A run of rule pixels across this row, with the anti-aliased pixel
                         // either side, painted in the brighter of the paper just beyond it.
                         var end = x
-                        while end < box.x1, isRule(line, end) { end += 1 }
+                        while end < box.x1, isSet(line, end) { end += 1 }
                         let left = max(0, x - 1), right = min(w - 1, end)
                         let paper = max(px[row + max(0, left - 1)], px[row + min(w - 1, right + 1)])
                         for i in left...right { px[row + i] = paper }
@@ -122,8 +121,14 @@ extension LeptonicaImage {
         var set = 0
         for y in ya..<yb {
             let line = data + y * wpl
-            for x in xa..<xb where line[x >> 5] & (1 << UInt32(31 - (x & 31))) != 0 { set += 1 }
+            for x in xa..<xb where isSet(line, x) { set += 1 }
         }
         return Double(set) / Double((xb - xa) * (yb - ya))
     }
+}
+
+/// Whether pixel `x` of a row of a 1 bpp Leptonica image is set: Leptonica keeps the leftmost
+/// pixel of each 32 in the word's top bit.
+private func isSet(_ line: UnsafeMutablePointer<UInt32>, _ x: Int) -> Bool {
+    line[x >> 5] & (1 << UInt32(31 - (x & 31))) != 0
 }
