@@ -158,8 +158,8 @@ extension GradientField {
     static let maximumPaperlessSides = 2
     /// At most this many sides of a page may lie against a light source.
     static let maximumLitSides = 3
-    /// Share of a page against a light that may be as bright as the light (glare): on
-    /// generated photos such pages show at most 0.1 %, regions of flat scans 4 % or more.
+    /// Share of a page against a light that may be as bright as the light: a few spots of
+    /// glare, where white paper on a flat scan shows that brightness between all its letters.
     static let maximumLightInside = 0.02
 
     /// Brightness 3–7 px inside a side against 3–7 px outside, over its middle 80 %: the
