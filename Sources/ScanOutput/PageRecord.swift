@@ -53,7 +53,7 @@ public struct PageRecord: Encodable, Sendable {
 
     enum Keys: String, CodingKey {
         case source, page, width, height, quad, quad_detected, detection_confidence, page_width, page_height
-        case text, confidence, words, error, error_code, timings, pdf_page, text_source, rotation, skew, scale, text_geometry
+        case text, confidence, words, error, error_code, timings, pdf_page, text_source, rotation, skew, scale, layout, text_geometry
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -85,6 +85,7 @@ public struct PageRecord: Encodable, Sendable {
         try c.encode(page.rotation, forKey: .rotation)
         try c.encode(Self.round(page.skew), forKey: .skew)
         try c.encode(Self.round(page.scale, 3), forKey: .scale)
+        if let layout = page.layout { try c.encode(layout.name, forKey: .layout) }
         if let g = page.textGeometry {
             try c.encode(TextGeometryRecord(
                 character_height: Self.round(g.characterHeight, 1), lines: g.linesRunVertically ? "down" : "across",

@@ -157,6 +157,8 @@ struct RecognizeCLITests {
             // Its characters are 13 pixels tall: scaled up to 20.
             #expect(o["rotation"] as? Int == 0 && o["skew"] as? Double == 0)
             #expect(abs((o["scale"] as? Double ?? 0) - 20.0 / 13) < 0.01)
+            // One column of text, read as one block.
+            #expect(o["layout"] as? String == "block")
             #expect(timings.values.allSatisfy { $0 >= 0 } && (timings["recognize"] ?? 0) > 0)
         }
         // Each worker starts its engine on its first page and reuses it after.

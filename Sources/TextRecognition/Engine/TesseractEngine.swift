@@ -14,6 +14,8 @@ struct EngineOutput {
     var alto: String?
     /// The page as a one-page searchable PDF: the image, and the text invisible over it.
     var pdf: Data?
+    /// How the page was laid out for reading.
+    var layout: PageLayout
 }
 
 /// The owner of one `TessBaseAPI` handle, ended and deleted in `deinit`.
@@ -79,20 +81,11 @@ final class TesseractEngine {
         renderings: Set<TesseractRendering>, cancel: CancellationFlag?
     ) throws(RecognitionError) -> EngineOutput {
         defer { TessBaseAPIClear(handle) }
-        image.pixels.withUnsafeBufferPointer { px in
-            TessBaseAPISetImage(
-                handle, px.baseAddress, Int32(image.width), Int32(image.height),
-                Int32(image.format.channels), Int32(image.bytesPerRow))
-        }
-        if let resolution { TessBaseAPISetSourceResolution(handle, Int32(resolution)) }
-        // What a PDF shows, and what words are cut from, is the page as it was; the page read
-        // for layout is `image`. Tesseract takes ownership of the Pix: it gets its own reference.
-        if let shown, let original = LeptonicaImage.from(shown) {
-            TessBaseAPISetInputImage(handle, pixClone(original.pix))
-        }
-
-        let monitor = RecognitionMonitor(deadline: deadline, cancel: cancel)
         let start = DispatchTime.now().uptimeNanoseconds
+        let monitor = RecognitionMonitor(deadline: deadline, cancel: cancel)
+        let layout = layOut(image, shown: shown, resolution: resolution)
+        defer { if layout == .singleBlock { TessBaseAPISetPageSegMode(handle, PSM_AUTO) } }
+
         let status = TessBaseAPIRecognize(handle, monitor.pointer)
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         if cancel?.isSet == true {
@@ -116,7 +109,58 @@ final class TesseractEngine {
         let alto = renderings.contains(.alto) ? takeString(TessBaseAPIGetAltoText(handle, page)) : nil
         let pdf = renderings.contains(.pdfTextLayer) ? try searchablePDF(textOnly: true)
             : renderings.contains(.pdf) ? try searchablePDF(textOnly: false) : nil
-        return EngineOutput(text: text, confidence: max(confidence, 0), words: words, tsv: tsv, hocr: hocr, alto: alto, pdf: pdf)
+        return EngineOutput(
+            text: text, confidence: max(confidence, 0), words: words, tsv: tsv, hocr: hocr, alto: alto, pdf: pdf, layout: layout)
+    }
+
+    /// Hands Tesseract the page to read, and the page as shown when that is another.
+    private func load(_ image: PixelBuffer, shown: PixelBuffer?, resolution: Int?) {
+        image.pixels.withUnsafeBufferPointer { px in
+            TessBaseAPISetImage(
+                handle, px.baseAddress, Int32(image.width), Int32(image.height),
+                Int32(image.format.channels), Int32(image.bytesPerRow))
+        }
+        if let resolution { TessBaseAPISetSourceResolution(handle, Int32(resolution)) }
+        // What a PDF shows, and what words are cut from, is the page as it was; the page read
+        // for layout is `image`. Tesseract takes ownership of the Pix: it gets its own reference.
+        // Set after the image, which replaces it.
+        if let shown, let original = LeptonicaImage.from(shown) {
+            TessBaseAPISetInputImage(handle, pixClone(original.pix))
+        }
+    }
+
+    /// The longer side of the copy the layout is first looked at on: columns show as well at
+    /// this size, and a single column, then read at full size as one block, is not looked at twice.
+    static let layoutSide = 1800
+
+    /// Loads the page to read in the layout it is read in. With no `--psm`, Tesseract's
+    /// automatic layout first looks at the page: pages in columns keep that layout, and a
+    /// single column is read as one block, inside the area its lines take up.
+    private func layOut(_ image: PixelBuffer, shown: PixelBuffer?, resolution: Int?) -> PageLayout {
+        if let mode = configuration.pageSegmentationMode {
+            load(image, shown: shown, resolution: resolution)
+            return .requested(mode)
+        }
+        let reduction = max(1, (max(image.width, image.height) + Self.layoutSide - 1) / Self.layoutSide)
+        if reduction > 1 {
+            load(image.downsampled(by: reduction), shown: nil, resolution: resolution.map { max(1, $0 / reduction) })
+        } else {
+            load(image, shown: shown, resolution: resolution)
+        }
+        let lines = LayoutIterator(TessBaseAPIAnalyseLayout(handle))?.lines() ?? []
+        guard !PageLayout.hasColumns(lines), let area = TextArea(around: lines.filter { $0.kind == .text }, reduction: reduction, width: image.width, height: image.height)
+        else {
+            // Loading the page again drops the layout found; at full size, recognition reuses it.
+            if reduction > 1 { load(image, shown: shown, resolution: resolution) }
+            return .automatic
+        }
+        TessBaseAPISetPageSegMode(handle, PSM_SINGLE_BLOCK)
+        if area.isSmaller(thanWidth: image.width, height: image.height) {
+            load(area.isolated(in: image), shown: shown ?? image, resolution: resolution)
+        } else {
+            load(image, shown: shown, resolution: resolution)
+        }
+        return .singleBlock
     }
 
     /// Tesseract's mean word confidence (0–100) reading `image` as one block of text: how well

@@ -110,6 +110,7 @@ final class PageWorker {
         result.timings.recognize = clock.lap()
         result.text = output.text
         result.confidence = output.confidence
+        result.layout = output.layout
         result.tsv = output.tsv
         result.hocr = output.hocr
         result.alto = output.alto

@@ -107,6 +107,8 @@ public struct RecognizedPage: Sendable {
     public var skew: Double { steps.deskewDegrees }
     /// How much the page was scaled before recognition, 1 when it was not.
     public var scale: Double { steps.legibilityScale }
+    /// How Tesseract laid the page out to read it, when it was read.
+    public var layout: PageLayout?
     /// What the page's text showed of its lines and orientation, when it was read.
     public var textGeometry: TextGeometry? { legibility?.geometry }
     /// When the way up was unsure, Tesseract's mean confidence reading a band of the page as it
