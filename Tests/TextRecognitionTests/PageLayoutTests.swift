@@ -49,6 +49,18 @@ import Testing
         #expect(!whole.isSmaller(thanWidth: 100, height: 100))
     }
 
+    @Test("outside the area the page is painted in the area's paper, not the ground's; inside, nothing changes")
+    func paperNotGround() throws {
+        // Grey paper of 205 in the middle, on a white ground that is most of the image.
+        var pixels = [UInt8](repeating: 255, count: 100 * 80)
+        for y in 30..<50 { for x in 20..<70 { pixels[y * 100 + x] = 205 } }
+        for x in 30..<60 { pixels[40 * 100 + x] = 0 }
+        let page = try PixelBuffer(width: 100, height: 80, format: .gray, pixels: pixels)
+        let out = TextArea(minX: 20, minY: 30, maxX: 70, maxY: 50).isolated(in: page)
+        #expect(out.pixels[5 * 100 + 5] == 205)
+        #expect(out.pixels[40 * 100 + 45] == 0)
+    }
+
     @Test("outside the area the page is painted in its paper's level; inside, nothing changes")
     func isolated() throws {
         // Paper of 230 with a dark strip down the left edge and ink inside.

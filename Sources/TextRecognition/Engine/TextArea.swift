@@ -33,11 +33,12 @@ struct TextArea: Equatable {
         minX > 0 || minY > 0 || maxX < width || maxY < height
     }
 
-    /// A copy of `image` with everything outside the area painted in the page's most common
-    /// level (the paper, for a page that is mostly paper), channel by channel.
+    /// A copy of `image` with everything outside the area painted in the paper the text is on
+    /// (the area's median, channel by channel). A fill lighter than that paper, such as white,
+    /// would pull Tesseract's global threshold between paper and fill and turn the paper to ink.
     func isolated(in image: PixelBuffer) -> PixelBuffer {
         let c = image.format.channels
-        let fill = Self.background(of: image)
+        let fill = paper(of: image)
         var pixels = image.pixels
         pixels.withUnsafeMutableBufferPointer { px in
             // Runs of whole pixels: rows above and below the area, and each row's ends beside it.
@@ -60,15 +61,15 @@ struct TextArea: Equatable {
         return (try? PixelBuffer(width: image.width, height: image.height, format: image.format, pixels: pixels)) ?? image
     }
 
-    /// The median of each channel over a sparse grid of the image.
-    static func background(of image: PixelBuffer) -> [UInt8] {
+    /// The median of each channel over a sparse grid of the area.
+    func paper(of image: PixelBuffer) -> [UInt8] {
         let c = image.format.channels
-        let step = max(1, min(image.width, image.height) / 64)
+        let step = max(1, min(maxX - minX, maxY - minY) / 64)
         return (0..<c).map { ch in
             var counts = [Int](repeating: 0, count: 256)
             var total = 0
-            for y in stride(from: 0, to: image.height, by: step) {
-                for x in stride(from: 0, to: image.width, by: step) {
+            for y in stride(from: minY, to: maxY, by: step) {
+                for x in stride(from: minX, to: maxX, by: step) {
                     counts[Int(image.pixels[(y * image.width + x) * c + ch])] += 1
                     total += 1
                 }
