@@ -41,7 +41,7 @@ struct EngineTests {
         }
     }
 
-    @Test("an engine segments pages automatically (3), as the tesseract CLI does, unless told otherwise")
+    @Test("an engine keeps automatic layout (3), as the tesseract CLI does, unless told otherwise")
     func defaultSegmentation() throws {
         // The C API's own default is 6 (one block of text), which reads columns as one.
         #expect(try TesseractEngine(EngineConfiguration()).pageSegmentationMode == 3)

@@ -9,7 +9,7 @@ struct EngineOptions: ParsableArguments {
     @Option(name: [.customShort("l"), .long], help: "Tesseract languages, joined by '+' (e.g. eng+deu).")
     var lang = "eng"
 
-    @Option(help: ArgumentHelp("Tesseract page segmentation mode, 0-13 (default 3: fully automatic).", valueName: "mode"))
+    @Option(help: ArgumentHelp("Tesseract page segmentation mode, 0-13, for every page. By default Tesseract's automatic layout (3) reads pages in columns, and a single column is read as one block (6).", valueName: "mode"))
     var psm: Int?
 
     @Option(help: ArgumentHelp(

@@ -47,7 +47,8 @@ final class TesseractEngine {
         }
         _ = TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
         // The API's own default is a single block of text (6), which reads columns and tables
-        // as one run of lines; the tesseract CLI, and scantext, default to automatic layout (3).
+        // as one run of lines. The engine keeps automatic layout (3), as the tesseract CLI does,
+        // and each page without --psm is laid out from what it shows (`layOut`).
         TessBaseAPISetPageSegMode(handle, TessPageSegMode(UInt32(configuration.pageSegmentationMode ?? 3)))
         self.handle = handle
         self.configuration = configuration
