@@ -49,38 +49,21 @@ import Testing
         #expect(!whole.isSmaller(thanWidth: 100, height: 100))
     }
 
-    @Test("outside the area the page is painted in the area's paper, not the ground's; inside, nothing changes")
-    func paperNotGround() throws {
-        // Grey paper of 205 in the middle, on a white ground that is most of the image.
-        var pixels = [UInt8](repeating: 255, count: 100 * 80)
-        for y in 30..<50 { for x in 20..<70 { pixels[y * 100 + x] = 205 } }
-        for x in 30..<60 { pixels[40 * 100 + x] = 0 }
-        let page = try PixelBuffer(width: 100, height: 80, format: .gray, pixels: pixels)
-        let out = TextArea(minX: 20, minY: 30, maxX: 70, maxY: 50).isolated(in: page)
-        #expect(out.pixels[5 * 100 + 5] == 205)
-        #expect(out.pixels[40 * 100 + 45] == 0)
-    }
-
-    @Test("outside the area the page is painted in its paper's level; inside, nothing changes")
-    func isolated() throws {
-        // Paper of 230 with a dark strip down the left edge and ink inside.
-        var pixels = [UInt8](repeating: 230, count: 100 * 80)
+    @Test("outside the area the page is painted in the area's paper, not the ground's; inside, nothing changes",
+          arguments: [(ground: UInt8(230), paper: UInt8(230)), (ground: 255, paper: 205)])
+    func isolated(ground: UInt8, paper: UInt8) throws {
+        // Paper inside the area, the ground (most of the image) round it with a dark strip down
+        // the left edge, and a line of ink inside.
+        let area = TextArea(minX: 20, minY: 30, maxX: 70, maxY: 50)
+        func inside(_ i: Int) -> Bool { i % 100 >= 20 && i % 100 < 70 && i / 100 >= 30 && i / 100 < 50 }
+        var pixels = [UInt8](repeating: ground, count: 100 * 80)
+        for i in pixels.indices where inside(i) { pixels[i] = paper }
         for y in 0..<80 { for x in 0..<6 { pixels[y * 100 + x] = 20 } }
         for x in 30..<60 { pixels[40 * 100 + x] = 0 }
         let page = try PixelBuffer(width: 100, height: 80, format: .gray, pixels: pixels)
-        let area = TextArea(minX: 20, minY: 30, maxX: 70, maxY: 50)
         let out = area.isolated(in: page)
-        #expect(out.pixels[10 * 100 + 2] == 230)
+        #expect(out.pixels.indices.allSatisfy { inside($0) ? out.pixels[$0] == page.pixels[$0] : out.pixels[$0] == paper })
         #expect(out.pixels[40 * 100 + 45] == 0)
-        for y in 0..<80 {
-            for x in 0..<100 where x >= 20 && x < 70 && y >= 30 && y < 50 {
-                #expect(out.pixels[y * 100 + x] == page.pixels[y * 100 + x])
-            }
-        }
-        #expect(out.pixels.enumerated().allSatisfy { i, v in
-            let x = i % 100, y = i / 100
-            return (x >= 20 && x < 70 && y >= 30 && y < 50) || v == 230
-        })
     }
 }
 
