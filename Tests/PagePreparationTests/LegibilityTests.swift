@@ -1,5 +1,5 @@
 import ImageInput
-import PagePreparation
+@testable import PagePreparation
 import ScanCore
 import ScanTestSupport
 import Testing
@@ -78,6 +78,18 @@ import Testing
         let outcome = try Legibility().apply(to: &noisy)
         #expect(outcome.quarterTurns == 0)
         #expect(noisy.steps.count == 1)
+    }
+
+    @Test("faint lines: only up-down evidence strong enough on its own turns the page half-way",
+          arguments: [(-14.0, false, 2), (-8.0, false, 0), (12.5, false, 0), (-14.0, true, 0)])
+    func faintLines(evidence: Double, vertical: Bool, turns: Int) {
+        let g = TextGeometry(characterHeight: 36, linesRunVertically: vertical, directionRatio: 1.4, neighbourRatio: 1.4, skewDegrees: 0,
+                             skewConfidence: 1, uprightEvidence: evidence, textBounds: .init(minX: 0, minY: 0, maxX: 100, maxY: 100))
+        #expect(Legibility.quarterTurns(for: g) == turns)
+        // Clear lines turn at the ordinary threshold.
+        var clear = g
+        clear.directionRatio = 3
+        #expect(Legibility.quarterTurns(for: clear) == (evidence <= -5 ? (vertical ? 3 : 2) : (vertical ? 1 : 0)))
     }
 
     @Test("--rotate and --deskew none leave a turned, tilted page as it is; a given turn is applied")

@@ -116,8 +116,12 @@ public struct Legibility: Sendable {
     /// The quarter turns clockwise that stand the text upright as far as its geometry shows:
     /// lines turned to run across, then the way up the evidence gives, if it gives one.
     static func quarterTurns(for g: TextGeometry) -> Int {
-        // Without clear lines there is no text to stand up.
-        guard g.directionRatio >= minimumDirectionRatio else { return 0 }
+        // Without clear lines there is no telling which way they run. The up-down count is a
+        // difference in standard deviations, though: strong enough, it shows lines across
+        // standing on their heads (dotted print, whose lines are faint for the direction).
+        guard g.directionRatio >= minimumDirectionRatio else {
+            return !g.linesRunVertically && g.uprightEvidence <= -strongUprightEvidence ? 2 : 0
+        }
         let upsideDown = g.uprightEvidence <= -minimumUprightEvidence
         // The evidence for vertical lines was read after a quarter turn clockwise.
         if g.linesRunVertically { return upsideDown ? 3 : 1 }
