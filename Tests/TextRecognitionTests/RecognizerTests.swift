@@ -187,3 +187,12 @@ extension PageOutliner {
         #expect(outline.correctedImage == nil && outline.quad == quad && outline.pageWidth == 1200)
     }
 }
+
+@Suite struct WayUpTests {
+    @Test("an unsure page is turned half-way only when it reads clearly better, and legibly, that way",
+          arguments: [(asIs: 30.0, halfTurned: 64.0, turns: true), (asIs: 45, halfTurned: 50, turns: false),
+                      (asIs: 0, halfTurned: 11, turns: false), (asIs: 70, halfTurned: 30, turns: false)])
+    func halfTurn(asIs: Double, halfTurned: Double, turns: Bool) {
+        #expect(PageWorker.readsBetterHalfTurned(asIs: asIs, halfTurned: halfTurned) == turns)
+    }
+}

@@ -128,6 +128,14 @@ extension PageWorker {
     /// Reading must be this many points of mean confidence better half-turned before an unsure
     /// page is turned: upright text reads 20 or more points above its upside-down self.
     static let halfTurnMargin = 10.0
+    /// ...and read at least this well: under it Tesseract reads neither way as text (a band of
+    /// a table's grid), and the up-down evidence's own answer stands.
+    static let legibleReading = 30.0
+
+    /// Whether reading shows an unsure page upside down.
+    static func readsBetterHalfTurned(asIs: Double, halfTurned: Double) -> Bool {
+        halfTurned > asIs + halfTurnMargin && halfTurned >= legibleReading
+    }
 
     /// Settles whether a page whose lines run across stands upright or upside down, by which
     /// way Tesseract reads a band of its text (about eight lines, from the middle) better.
@@ -140,7 +148,7 @@ extension PageWorker {
         let halfTurned = engine.readingConfidence(
             of: band.reoriented(exif: 3), resolution: resolution, deadline: options.pageTimeout, cancel: cancel)
         result.uprightCheck = (asIs, halfTurned)
-        guard halfTurned > asIs + Self.halfTurnMargin else { return }
+        guard Self.readsBetterHalfTurned(asIs: asIs, halfTurned: halfTurned) else { return }
         page.turn(quarterTurns: 2)
         result.steps = page.steps
         // The page no longer keeps its source geometry: no text layer over the original.
