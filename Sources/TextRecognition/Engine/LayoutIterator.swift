@@ -12,23 +12,20 @@ final class LayoutIterator {
 
     deinit { TessPageIteratorDelete(handle) }
 
-    /// Block kinds that hold text.
+    /// Block kinds that hold text; pictures, rules and noise do not.
     private static let textBlocks: Set<UInt32> = [
         PT_FLOWING_TEXT.rawValue, PT_HEADING_TEXT.rawValue, PT_PULLOUT_TEXT.rawValue, PT_TABLE.rawValue,
         PT_VERTICAL_TEXT.rawValue, PT_CAPTION_TEXT.rawValue,
     ]
-    /// Rules and noise.
-    private static let setAside: Set<UInt32> = [PT_HORZ_LINE.rawValue, PT_VERT_LINE.rawValue, PT_NOISE.rawValue]
 
-    /// The lines of every block of the layout; a picture's block is one line.
-    func lines() -> [LayoutLine] {
+    /// The lines of the layout's text blocks.
+    func textLines() -> [LayoutLine] {
         var lines: [LayoutLine] = []
         repeat {
-            let block = TessPageIteratorBlockType(handle).rawValue
-            let kind: LayoutLine.Kind = Self.textBlocks.contains(block) ? .text : Self.setAside.contains(block) ? .ruleOrNoise : .picture
+            guard Self.textBlocks.contains(TessPageIteratorBlockType(handle).rawValue) else { continue }
             var l: Int32 = 0, t: Int32 = 0, r: Int32 = 0, b: Int32 = 0
             guard TessPageIteratorBoundingBox(handle, RIL_TEXTLINE, &l, &t, &r, &b) != 0 else { continue }
-            lines.append(LayoutLine(minX: Int(l), minY: Int(t), maxX: Int(r), maxY: Int(b), kind: kind))
+            lines.append(LayoutLine(minX: Int(l), minY: Int(t), maxX: Int(r), maxY: Int(b)))
         } while TessPageIteratorNext(handle, RIL_TEXTLINE) != 0
         return lines
     }

@@ -20,14 +20,12 @@ public enum PageLayout: Sendable, Equatable {
     }
 }
 
-/// One line of Tesseract's automatic layout, in the page's pixels.
+/// One text line of Tesseract's automatic layout, in the page's pixels.
 struct LayoutLine: Equatable {
-    enum Kind { case text, picture, ruleOrNoise }
     var minX: Int
     var minY: Int
     var maxX: Int
     var maxY: Int
-    var kind: Kind = .text
 }
 
 extension PageLayout {
@@ -37,8 +35,7 @@ extension PageLayout {
 
     /// Whether a page's text lines stand in columns: enough lines with another beside them,
     /// sharing over half the lower one's height and apart across.
-    static func hasColumns(_ all: [LayoutLine]) -> Bool {
-        let lines = all.filter { $0.kind == .text }
+    static func hasColumns(_ lines: [LayoutLine]) -> Bool {
         var beside = 0
         for (i, a) in lines.enumerated() {
             let hasNeighbour = lines.indices.contains { j in

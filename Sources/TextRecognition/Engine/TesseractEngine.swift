@@ -130,8 +130,8 @@ final class TesseractEngine {
         }
     }
 
-    /// The longer side of the copy the layout is first looked at on: columns show as well at
-    /// this size, and a single column, then read at full size as one block, is not looked at twice.
+    /// Larger pages are first laid out on a copy reduced to this longer side: columns show as
+    /// well there, and a page then read as one block throws that look away.
     static let layoutSide = 1800
 
     /// Loads the page to read in the layout it is read in. With no `--psm`, Tesseract's
@@ -148,8 +148,9 @@ final class TesseractEngine {
         } else {
             load(image, shown: shown, resolution: resolution)
         }
-        let lines = LayoutIterator(TessBaseAPIAnalyseLayout(handle))?.lines() ?? []
-        guard !PageLayout.hasColumns(lines), let area = TextArea(around: lines.filter { $0.kind == .text }, reduction: reduction, width: image.width, height: image.height)
+        let lines = LayoutIterator(TessBaseAPIAnalyseLayout(handle))?.textLines() ?? []
+        guard !PageLayout.hasColumns(lines),
+              let area = TextArea(around: lines, reduction: reduction, width: image.width, height: image.height)
         else {
             // Loading the page again drops the layout found; at full size, recognition reuses it.
             if reduction > 1 { load(image, shown: shown, resolution: resolution) }
