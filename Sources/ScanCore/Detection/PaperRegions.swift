@@ -59,18 +59,9 @@ extension GradientField {
     /// The values below which `lower` and `upper` shares of `values` (0–255) lie, to the
     /// nearest grey level, from one histogram.
     static func quantiles(_ values: [Float], _ lower: Double, _ upper: Double) -> (Float, Float) {
-        var histogram = [Int](repeating: 0, count: 256)
-        for v in values { histogram[Int(min(max(v, 0), 255))] += 1 }
-        func level(_ share: Double) -> Float {
-            let target = Int(share * Double(values.count))
-            var seen = 0
-            for (level, count) in histogram.enumerated() {
-                seen += count
-                if seen > target { return Float(level) }
-            }
-            return 255
-        }
-        return (level(lower), level(upper))
+        var histogram = LevelHistogram()
+        for v in values { histogram.add(Int(min(max(v, 0), 255))) }
+        return (Float(histogram.level(passing: lower)), Float(histogram.level(passing: upper)))
     }
 
     struct Region {

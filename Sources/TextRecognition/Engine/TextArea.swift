@@ -66,20 +66,11 @@ struct TextArea: Equatable {
         let c = image.format.channels
         let step = max(1, min(maxX - minX, maxY - minY) / 64)
         return (0..<c).map { ch in
-            var counts = [Int](repeating: 0, count: 256)
-            var total = 0
+            var histogram = LevelHistogram()
             for y in stride(from: minY, to: maxY, by: step) {
-                for x in stride(from: minX, to: maxX, by: step) {
-                    counts[Int(image.pixels[(y * image.width + x) * c + ch])] += 1
-                    total += 1
-                }
+                for x in stride(from: minX, to: maxX, by: step) { histogram.add(Int(image.pixels[(y * image.width + x) * c + ch])) }
             }
-            var seen = 0
-            for level in 0..<256 {
-                seen += counts[level]
-                if seen * 2 >= total { return UInt8(level) }
-            }
-            return 255
+            return UInt8(histogram.level(passing: 0.5))
         }
     }
 }
