@@ -17,6 +17,13 @@ extension GradientField {
     static let maximumDrift = 0.25
     /// ... and at least this share of the triangle the move adds must be paper.
     static let minimumGainedPaper = 0.25
+    /// A corner that runs on by this share of its side shows that the side through it is a
+    /// crease, not the page's edge ...
+    static let minimumCreaseRun = 0.1
+    /// ... and the crease's other end may then follow an edge the fold bends by this much ...
+    static let maximumFoldDrift = 0.5
+    /// ... when it runs on about as far: both ends of a crease stand up by the same flap.
+    static let minimumFoldRunRatio = 0.5
 
     /// `quad` with each corner moved to where the paper boundary of one of its two sides ends,
     /// when that boundary runs on past the corner. `paperThreshold` is the brightness above
@@ -24,29 +31,46 @@ extension GradientField {
     func extendedCorners(_ quad: Quad, paperThreshold: Float, excludingLight: Bool = false) -> Quad {
         let paper = paperMask(quad, threshold: paperThreshold, ceiling: excludingLight ? Self.lightLevel : .infinity)
         let c = quad.corners
-        var moved = c
+        let runs = (0..<4).map { cornerRun(paper, c, at: $0, maximumDrift: Self.maximumDrift) }
+        var moved = (0..<4).map { runs[$0]?.end ?? c[$0] }
         for i in 0..<4 {
-            var best: (share: Double, end: Point)?
-            // The side arriving at the corner (running clockwise), then the side leaving it
-            // (followed backwards); `far` is the corner at the other end of the side not followed.
-            for (other, far, sign) in [(c[(i + 3) % 4], c[(i + 1) % 4], 1.0), (c[(i + 1) % 4], c[(i + 3) % 4], -1.0)] {
-                let length = c[i].distance(to: other)
-                guard length >= 8 else { continue }
-                let direction = (c[i] - other) * (1 / length)
-                let inward = Point(-direction.y, direction.x) * sign
-                let path = trackBoundary(paper, from: c[i], direction: direction, inward: inward, steps: Int(0.6 * length))
-                guard let end = path.last else { continue }
-                let run = Point.dot(end - c[i], direction)
-                let drift = path.map { abs(Point.dot($0 - c[i], inward)) }.max() ?? 0
-                guard run >= Self.minimumExtension * length, drift <= Self.maximumDrift * run,
-                      paperShare(paper, c[i], end, far) >= Self.minimumGainedPaper
-                else { continue }
-                if run / length > best?.share ?? 0 { best = (run / length, end) }
-            }
-            if let best { moved[i] = best.end }
+            guard let run = runs[i], run.share >= Self.minimumCreaseRun else { continue }
+            // Corner i ran on along one side: the other side through it was a crease, and its
+            // far end lies on the same fold, so the page runs on past that end too, along an
+            // edge the fold may bend.
+            let k = run.followedLeaving ? (i + 3) % 4 : (i + 1) % 4
+            guard runs[k] == nil, let retry = cornerRun(paper, c, at: k, maximumDrift: Self.maximumFoldDrift),
+                  retry.length >= Self.minimumFoldRunRatio * run.length
+            else { continue }
+            moved[k] = retry.end
         }
         let extended = Quad(topLeft: moved[0], topRight: moved[1], bottomRight: moved[2], bottomLeft: moved[3])
         return extended.isConvex && inBounds(extended) ? extended : quad
+    }
+
+    /// How far the paper boundary of one of corner `i`'s sides runs on past it, when it does:
+    /// its end, its run as a share of the side, its run in pixels, and whether it was the side
+    /// leaving the corner (clockwise) that was followed.
+    private func cornerRun(_ paper: [UInt8], _ c: [Point], at i: Int, maximumDrift: Double)
+        -> (end: Point, share: Double, length: Double, followedLeaving: Bool)? {
+        var best: (end: Point, share: Double, length: Double, followedLeaving: Bool)?
+        // The side arriving at the corner (running clockwise), then the side leaving it
+        // (followed backwards); `far` is the corner at the other end of the side not followed.
+        for (other, far, sign) in [(c[(i + 3) % 4], c[(i + 1) % 4], 1.0), (c[(i + 1) % 4], c[(i + 3) % 4], -1.0)] {
+            let length = c[i].distance(to: other)
+            guard length >= 8 else { continue }
+            let direction = (c[i] - other) * (1 / length)
+            let inward = Point(-direction.y, direction.x) * sign
+            let path = trackBoundary(paper, from: c[i], direction: direction, inward: inward, steps: Int(0.6 * length))
+            guard let end = path.last else { continue }
+            let run = Point.dot(end - c[i], direction)
+            let drift = path.map { abs(Point.dot($0 - c[i], inward)) }.max() ?? 0
+            guard run >= Self.minimumExtension * length, drift <= maximumDrift * run,
+                  paperShare(paper, c[i], end, far) >= Self.minimumGainedPaper
+            else { continue }
+            if run / length > best?.share ?? 0 { best = (end, run / length, run, sign < 0) }
+        }
+        return best
     }
 
     /// Paper connected to the inside of `quad`: pixels at least `threshold` and below `ceiling`

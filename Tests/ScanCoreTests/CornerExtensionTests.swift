@@ -1,0 +1,55 @@
+import ScanTestSupport
+import Testing
+@testable import ScanCore
+
+/// The corner step on its own, from the outline the line search leaves at a fold: its crease.
+@Suite struct CornerExtensionTests {
+    static let page = Quad(topLeft: Point(200, 100), topRight: Point(620, 90), bottomRight: Point(650, 700), bottomLeft: Point(150, 690))
+    /// The crease's ends: the top fifth stands up askew, so its left end lies 8% of the width
+    /// inside the page's outline and its right end 3%. The side edges bend there by about 20°
+    /// on the left and 8° on the right.
+    static let foldLeft = Point(224, 230), foldRight = Point(613, 224)
+    static let crease = Quad(topLeft: foldLeft, topRight: foldRight, bottomRight: page.bottomRight, bottomLeft: page.bottomLeft)
+
+    /// An 800×800 photo: desk at 110, the part below the crease at 208, and `upper` (when
+    /// given) at 178, turned from the light.
+    static func photo(upper: [Point]?) throws -> GradientField {
+        let lower = crease
+        var rng = SyntheticPhoto.Random(seed: 56)
+        var pixels = [UInt8](repeating: 0, count: 800 * 800)
+        for y in 0..<800 {
+            for x in 0..<800 {
+                let p = Point(Double(x) + 0.5, Double(y) + 0.5)
+                var value = 110.0
+                if lower.contains(p) { value = 208 } else if let upper, contains(upper, p) { value = 178 }
+                pixels[y * 800 + x] = UInt8(max(0, min(255, value + Double(Int(rng.next() % 7) - 3))))
+            }
+        }
+        return GradientField(try PixelBuffer(width: 800, height: 800, format: .gray, pixels: pixels))
+    }
+
+    /// Whether `p` lies inside the convex polygon `points` (clockwise on screen).
+    static func contains(_ points: [Point], _ p: Point) -> Bool {
+        (0..<points.count).allSatisfy { Point.cross(points[($0 + 1) % points.count] - points[$0], p - points[$0]) >= 0 }
+    }
+
+    @Test("both ends of a crease are carried out to the page's corners, though one side bends 20° at the fold")
+    func standingFold() throws {
+        let field = try Self.photo(upper: [Self.page.topLeft, Self.page.topRight, Self.foldRight, Self.foldLeft])
+        let q = field.extendedCorners(Self.crease, paperThreshold: 144)
+        #expect(q.topLeft.distance(to: Self.page.topLeft) < 8, "\(q)")
+        #expect(q.topRight.distance(to: Self.page.topRight) < 8, "\(q)")
+        #expect(q.bottomRight.distance(to: Self.page.bottomRight) < 3, "\(q)")
+        #expect(q.bottomLeft.distance(to: Self.page.bottomLeft) < 3, "\(q)")
+    }
+
+    @Test("a bent run past one corner alone is not followed: only a crease's other end may bend")
+    func bentRunAlone() throws {
+        // Something as bright lies beyond the left end, its edge bent as the fold's would be,
+        // but nothing runs on past the right end: the outline's top is the page's own edge.
+        let field = try Self.photo(upper: [Self.page.topLeft, Point(420, 96), Point(420, 227), Self.foldLeft])
+        let q = field.extendedCorners(Self.crease, paperThreshold: 144)
+        #expect(q.topLeft.distance(to: Self.foldLeft) < 1, "\(q)")
+        #expect(q.topRight.distance(to: Self.foldRight) < 1, "\(q)")
+    }
+}
