@@ -36,7 +36,7 @@ import Testing
     @Test("both ends of a crease are carried out to the page's corners, though one side bends 20° at the fold")
     func standingFold() throws {
         let field = try Self.photo(upper: [Self.page.topLeft, Self.page.topRight, Self.foldRight, Self.foldLeft])
-        let q = field.extendedCorners(Self.crease, paperThreshold: 144)
+        let q = field.extendedCorners(Self.crease, page: 208, ground: 110)
         #expect(q.topLeft.distance(to: Self.page.topLeft) < 8, "\(q)")
         #expect(q.topRight.distance(to: Self.page.topRight) < 8, "\(q)")
         #expect(q.bottomRight.distance(to: Self.page.bottomRight) < 3, "\(q)")
@@ -48,8 +48,53 @@ import Testing
         // Something as bright lies beyond the left end, its edge bent as the fold's would be,
         // but nothing runs on past the right end: the outline's top is the page's own edge.
         let field = try Self.photo(upper: [Self.page.topLeft, Point(420, 96), Point(420, 227), Self.foldLeft])
-        let q = field.extendedCorners(Self.crease, paperThreshold: 144)
+        let q = field.extendedCorners(Self.crease, page: 208, ground: 110)
         #expect(q.topLeft.distance(to: Self.foldLeft) < 1, "\(q)")
         #expect(q.topRight.distance(to: Self.foldRight) < 1, "\(q)")
+    }
+
+    @Test("a pen along the page's edge on a pale desk, running on past its corner, does not carry the corner")
+    func penOnPaleDesk() throws {
+        // The desk brightens to the right, past halfway from it to the page: there it passes
+        // for paper, and the pen's edge bounds that "paper" as it bounds the page.
+        let page = Quad(topLeft: Point(200, 150), topRight: Point(560, 130), bottomRight: Point(600, 620), bottomLeft: Point(180, 640))
+        let along = (page.bottomRight - page.bottomLeft).unit
+        let below = Point(-along.y, along.x)
+        var pixels = [UInt8](repeating: 0, count: 800 * 800)
+        for y in 0..<800 {
+            for x in 0..<800 {
+                let p = Point(Double(x) + 0.5, Double(y) + 0.5)
+                let depth = Point.dot(p - page.bottomLeft, below), run = Point.dot(p - page.bottomLeft, along)
+                let pen = depth > 1 && depth < 8 && run > -20 && run < page.bottomLeft.distance(to: page.bottomRight) + 160
+                pixels[y * 800 + x] = pen ? 45 : Self.contains(page.corners, p) ? 222 : UInt8(180 + 20 * x / 800)
+            }
+        }
+        let field = GradientField(try PixelBuffer(width: 800, height: 800, format: .gray, pixels: pixels))
+        // The page's median, lowered by its print, and the desk's.
+        let q = field.extendedCorners(page, page: 200, ground: 186)
+        #expect(q.bottomRight.distance(to: page.bottomRight) < 1, "\(q)")
+        #expect(q.topRight.distance(to: page.topRight) < 1, "\(q)")
+    }
+
+    @Test("a sheet beside the page, its top in line with the page's but against a dark cable, does not carry the corner")
+    func neighbourAgainstCable() throws {
+        // Past the page's top-right corner, the top's line goes on as the edge between a
+        // second sheet and a cable lying along it: paper inside, but not the desk outside.
+        let page = Quad(topLeft: Point(200, 150), topRight: Point(520, 150), bottomRight: Point(520, 650), bottomLeft: Point(200, 650))
+        let sheet = Quad(topLeft: Point(520, 150), topRight: Point(700, 150), bottomRight: Point(700, 450), bottomLeft: Point(520, 450))
+        var pixels = [UInt8](repeating: 110, count: 800 * 800)
+        for y in 0..<800 {
+            for x in 0..<800 {
+                let p = Point(Double(x) + 0.5, Double(y) + 0.5)
+                if Self.contains(page.corners, p) || Self.contains(sheet.corners, p) {
+                    pixels[y * 800 + x] = 210
+                } else if x >= 524, x < 700, y >= 140, y < 150 {
+                    pixels[y * 800 + x] = 40
+                }
+            }
+        }
+        let field = GradientField(try PixelBuffer(width: 800, height: 800, format: .gray, pixels: pixels))
+        let q = field.extendedCorners(page, page: 210, ground: 110)
+        #expect(q.topRight.distance(to: page.topRight) < 1, "\(q)")
     }
 }

@@ -24,14 +24,26 @@ extension GradientField {
     static let maximumFoldDrift = 0.5
     /// ... when it runs on about as far: both ends of a crease stand up by the same flap.
     static let minimumFoldRunRatio = 0.5
+    /// A run's outside may differ from its side's by this share of the side's step, and the
+    /// step across it must keep this share of the side's.
+    static let maximumOutsideChange: Float = 0.5
+    static let minimumStepKept: Float = 0.5
+    /// ... and the paper inside it may be darker than the side's by this share of the page's
+    /// contrast with what it lies on: a part turned from the light is darker, but not desk.
+    static let maximumDimming: Float = 0.5
+    /// Working pixels either side of a boundary at which its two levels are read: clear of its
+    /// smoothing, within a pen's width.
+    static let levelOffset = 3.0
 
     /// `quad` with each corner moved to where the paper boundary of one of its two sides ends,
-    /// when that boundary runs on past the corner. `paperThreshold` is the brightness above
-    /// which a pixel counts as paper; `excludingLight`, up to `lightLevel`.
-    func extendedCorners(_ quad: Quad, paperThreshold: Float, excludingLight: Bool = false) -> Quad {
-        let paper = paperMask(quad, threshold: paperThreshold, ceiling: excludingLight ? Self.lightLevel : .infinity)
+    /// when that boundary runs on past the corner. `page` and `ground` are the brightness of
+    /// the page and of what it lies on; paper is what is brighter than halfway between them
+    /// (`excludingLight`, up to `lightLevel`).
+    func extendedCorners(_ quad: Quad, page: Float, ground: Float, excludingLight: Bool = false) -> Quad {
+        let paper = paperMask(quad, threshold: (page + ground) / 2, ceiling: excludingLight ? Self.lightLevel : .infinity)
         let c = quad.corners
-        let runs = (0..<4).map { cornerRun(paper, c, at: $0, maximumDrift: Self.maximumDrift) }
+        let contrast = page - ground
+        let runs = (0..<4).map { cornerRun(paper, c, at: $0, maximumDrift: Self.maximumDrift, contrast: contrast) }
         var moved = (0..<4).map { runs[$0]?.end ?? c[$0] }
         for i in 0..<4 {
             guard let run = runs[i], run.share >= Self.minimumCreaseRun else { continue }
@@ -39,7 +51,7 @@ extension GradientField {
             // far end lies on the same fold, so the page runs on past that end too, along an
             // edge the fold may bend.
             let k = run.followedLeaving ? (i + 3) % 4 : (i + 1) % 4
-            guard runs[k] == nil, let retry = cornerRun(paper, c, at: k, maximumDrift: Self.maximumFoldDrift),
+            guard runs[k] == nil, let retry = cornerRun(paper, c, at: k, maximumDrift: Self.maximumFoldDrift, contrast: contrast),
                   retry.length >= Self.minimumFoldRunRatio * run.length
             else { continue }
             moved[k] = retry.end
@@ -51,7 +63,7 @@ extension GradientField {
     /// How far the paper boundary of one of corner `i`'s sides runs on past it, when it does:
     /// its end, its run as a share of the side, its run in pixels, and whether it was the side
     /// leaving the corner (clockwise) that was followed.
-    private func cornerRun(_ paper: [UInt8], _ c: [Point], at i: Int, maximumDrift: Double)
+    private func cornerRun(_ paper: [UInt8], _ c: [Point], at i: Int, maximumDrift: Double, contrast: Float)
         -> (end: Point, share: Double, length: Double, followedLeaving: Bool)? {
         var best: (end: Point, share: Double, length: Double, followedLeaving: Bool)?
         // The side arriving at the corner (running clockwise), then the side leaving it
@@ -68,9 +80,35 @@ extension GradientField {
             guard run >= Self.minimumExtension * length, drift <= maximumDrift * run,
                   paperShare(paper, c[i], end, far) >= Self.minimumGainedPaper
             else { continue }
+            // The run must be the same edge going on: paper inside it as inside the side, what
+            // lies outside the side outside it, and as clear a step across. On a pale desk,
+            // where patches of desk pass for paper, a pen's edge or a shade of the desk itself
+            // also bounds "paper".
+            let side = stride(from: 0.1, through: 0.5, by: 0.02).map { c[i] - direction * ($0 * length) }
+            guard let along = levels(across: side, inward: inward), let beyond = levels(across: path, inward: inward),
+                  abs(beyond.outside - along.outside) <= Self.maximumOutsideChange * along.step,
+                  beyond.step >= Self.minimumStepKept * along.step,
+                  along.inside - beyond.inside <= Self.maximumDimming * contrast
+            else { continue }
             if run / length > best?.share ?? 0 { best = (end, run / length, run, sign < 0) }
         }
         return best
+    }
+
+    /// Median brightness a few pixels inside and outside a boundary through `points`, and the
+    /// step between them; nil when the boundary is not brighter inside.
+    func levels(across points: [Point], inward: Point) -> (inside: Float, outside: Float, step: Float)? {
+        var inside: [Float] = [], outside: [Float] = []
+        for p in points {
+            for (offset, into) in [(Self.levelOffset, true), (-Self.levelOffset, false)] {
+                let q = p + inward * offset
+                let x = Int(q.x.rounded(.down)), y = Int(q.y.rounded(.down))
+                guard x >= 0, y >= 0, x < width, y < height else { continue }
+                if into { inside.append(luma[y * width + x]) } else { outside.append(luma[y * width + x]) }
+            }
+        }
+        guard let i = inside.selectKth(inside.count / 2), let o = outside.selectKth(outside.count / 2), i > o else { return nil }
+        return (i, o, i - o)
     }
 
     /// Paper connected to the inside of `quad`: pixels at least `threshold` and below `ceiling`

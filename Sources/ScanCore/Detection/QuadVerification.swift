@@ -57,9 +57,8 @@ extension GradientField {
             return max(support(side.0, side.1, polarity: 1, threshold: edge), support(side.0, side.1, polarity: -1, threshold: edge))
         }
         let confidence = supports.reduce(0, +) / 4 * 0.5 + (supports.min() ?? 0) * 0.5
-        // Paper is what is brighter than halfway from the ring's brightness to the page's; a
-        // light source outside is brighter than paper too, and not part of the page.
-        let quad = medians.map { extendedCorners(refined, paperThreshold: ($0.inside + $0.outside) / 2, excludingLight: againstLight) } ?? refined
+        // A light source outside is brighter than paper too, and not part of the page.
+        let quad = medians.map { extendedCorners(refined, page: $0.inside, ground: $0.outside, excludingLight: againstLight) } ?? refined
         return ScoredQuad(quad: quad, confidence: min(1, confidence / 0.8), isFrame: false, regionFit: candidate.regionFit)
     }
 
