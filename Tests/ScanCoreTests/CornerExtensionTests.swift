@@ -2,7 +2,8 @@ import ScanTestSupport
 import Testing
 @testable import ScanCore
 
-/// The corner step on its own, from the outline the line search leaves at a fold: its crease.
+/// The corner step on its own: carried out past a crease to a folded page's corners, held back
+/// where what runs on past a corner is another edge.
 @Suite struct CornerExtensionTests {
     static let page = Quad(topLeft: Point(200, 100), topRight: Point(620, 90), bottomRight: Point(650, 700), bottomLeft: Point(150, 690))
     /// The crease's ends: the top fifth stands up askew, so its left end lies 8% of the width
@@ -11,8 +12,8 @@ import Testing
     static let foldLeft = Point(224, 230), foldRight = Point(613, 224)
     static let crease = Quad(topLeft: foldLeft, topRight: foldRight, bottomRight: page.bottomRight, bottomLeft: page.bottomLeft)
 
-    /// An 800×800 photo: desk at 110, the part below the crease at 208, and `upper` (when
-    /// given) at 178, turned from the light.
+    /// An 800×800 photo of the fold: desk at 110, the part below the crease at 208, and
+    /// `upper` (when given) at 178, turned from the light.
     static func photo(upper: [Point]?) throws -> GradientField {
         let lower = crease
         var rng = SyntheticPhoto.Random(seed: 56)
