@@ -284,6 +284,24 @@ import Testing
 }
 
 @Suite struct PaperRegionTests {
+    /// A crumpled sheet: its creases give the line search a wrong outline, barely backed, while
+    /// the bright region has the page's shape. (Not explaining the region much better, the
+    /// region would lose to a well-backed outline.)
+    @Test("an edge outline too poorly backed to keep gives way to a clean region, and only then")
+    func weakOutlineGivesWay() throws {
+        let page = Quad(topLeft: Point(32, 128), topRight: Point(151, 30), bottomRight: Point(313, 166), bottomLeft: Point(194, 229))
+        let creases = Quad(topLeft: Point(148, 26), topRight: Point(313, 159), bottomRight: Point(239, 257), bottomLeft: Point(44, 131))
+        let region = ScoredQuad(quad: page, confidence: 0.8, isFrame: false, regionFit: 0.91)
+        let minimum = PageDetector().minimumConfidence
+        let weak = ScoredQuad(quad: creases, confidence: minimum - 0.01, isFrame: false)
+        let chosen = try #require(GradientField.preferred(edges: weak, region: region, edgeFit: 0.87, minimumConfidence: minimum))
+        #expect(chosen.quad == page)
+        let backed = ScoredQuad(quad: creases, confidence: 0.75, isFrame: false)
+        let kept = try #require(GradientField.preferred(edges: backed, region: region, edgeFit: 0.87, minimumConfidence: minimum))
+        #expect(kept.quad == creases)
+        #expect(GradientField.preferred(edges: weak, region: nil, edgeFit: 0.87, minimumConfidence: minimum)?.quad == creases)
+    }
+
     @Test("the running maximum and minimum equal a direct scan of every window", arguments: [1, 2, 5, 9])
     func runningFilter(radius: Int) {
         var rng = SyntheticPhoto.Random(seed: UInt64(radius))

@@ -5,8 +5,10 @@ import Foundation
 
 extension GradientField {
     /// The page outline, or the frame for a flat scan, or nil when neither cue is convincing.
-    /// `textless` is the same view after a grey closing (`GradientField(_:closingRadius:)`).
-    func pageOutline(minimumAreaFraction: Double, textless: GradientField) -> ScoredQuad? {
+    /// `textless` is the same view after a grey closing (`GradientField(_:closingRadius:)`);
+    /// an edge outline backed less than `minimumConfidence` would be dropped, so it does not
+    /// stand in the way of a region.
+    func pageOutline(minimumAreaFraction: Double, minimumConfidence: Double, textless: GradientField) -> ScoredQuad? {
         let edges = bestQuad(minimumAreaFraction: minimumAreaFraction, extraLines: textless.houghLines(maxLines: 64), textless: textless)
         let regions = paperRegions(textless.luma, minimumAreaFraction: minimumAreaFraction, compare: edges.map { [$0.quad] } ?? [])
         // A region's outline passes the same paper checks as an edge outline, and must be as
@@ -19,20 +21,8 @@ extension GradientField {
             // plain surface, clear of the frame, is taken for a page.
             return verifiedRegions.first { $0.regionFit >= Self.clearRegionFit && isNested($0.quad, in: frame.quad) } ?? frame
         }
-        var choice: ScoredQuad
-        switch (edges, verifiedRegions.first) {
-        case (nil, nil): return nil
-        case let (edges?, nil): choice = edges
-        case let (nil, region?): choice = region
-        case let (edges?, region?):
-            // Outlines that agree are one answer, the edge outline the finer. Otherwise the
-            // region wins only when it explains the bright region far better than the edge
-            // outline does, and is as well backed by edges (a crumpled page, whose edges
-            // bend, is read as a region; a page half in shade is not half a page).
-            let agree = region.quad.intersectionOverUnion(edges.quad) >= Self.agreement
-            let explainsBetter = region.regionFit > (regions.fits.first ?? 0) + Self.regionMargin
-            choice = !agree && explainsBetter && region.confidence >= edges.confidence ? region : edges
-        }
+        guard var choice = Self.preferred(edges: edges, region: verifiedRegions.first, edgeFit: regions.fits.first ?? 0,
+                                          minimumConfidence: minimumConfidence) else { return nil }
         // A page on a larger pale surface (a grey table): the surface's outline is longer and
         // its region as square, but the page is a brighter region inside it, clear of its
         // sides, on a ring of plain surface.
@@ -40,6 +30,22 @@ extension GradientField {
             choice = inner
         }
         return choice
+    }
+
+    /// The better of the edge outline and the best verified region (neither the frame):
+    /// `edgeFit` is how well the edge outline explains the bright region.
+    static func preferred(edges: ScoredQuad?, region: ScoredQuad?, edgeFit: Double, minimumConfidence: Double) -> ScoredQuad? {
+        guard let region else { return edges }
+        // A crumpled page may give only an edge outline too poorly backed to keep, and a clean
+        // region; an outline that would be dropped does not stand in the region's way.
+        guard let edges, edges.confidence >= minimumConfidence else { return region }
+        // Outlines that agree are one answer, the edge outline the finer. Otherwise the region
+        // wins only when it explains the bright region far better than the edge outline does,
+        // and is as well backed by edges (a crumpled page, whose edges bend, is read as a
+        // region; a page half in shade is not half a page).
+        let agree = region.quad.intersectionOverUnion(edges.quad) >= agreement
+        let explainsBetter = region.regionFit > edgeFit + regionMargin
+        return !agree && explainsBetter && region.confidence >= edges.confidence ? region : edges
     }
 
     /// How well edges must back a region's outline.

@@ -63,7 +63,7 @@ public struct PageDetector: Sendable {
         // Both views judge a side's polarity by the same light sources.
         field.light = GradientField.lightMask(field.luma)
         textless.light = field.light
-        guard let best = field.pageOutline(minimumAreaFraction: minimumAreaFraction, textless: textless) else { return nil }
+        guard let best = field.pageOutline(minimumAreaFraction: minimumAreaFraction, minimumConfidence: minimumConfidence, textless: textless) else { return nil }
         guard !best.isFrame, best.confidence >= minimumConfidence else { return nil }
         // Working-copy coordinates → source pixels (pixel-corner convention on both sides).
         let sx = Double(image.width) / Double(small.width), sy = Double(image.height) / Double(small.height)
