@@ -170,6 +170,49 @@ import Testing
         return out
     }
 
+    /// Paints a filled ellipse (centre, half-axes, the first along `direction`) onto an RGB photo.
+    static func paintEllipse(_ photo: inout PixelBuffer, centre: Point, radii: (Double, Double), direction: Point, colour: (UInt8, UInt8, UInt8)) {
+        let u = direction * (1 / direction.distance(to: Point(0, 0))), v = Point(-u.y, u.x)
+        for y in 0..<photo.height {
+            for x in 0..<photo.width {
+                let d = Point(Double(x) + 0.5, Double(y) + 0.5) - centre
+                let a = Point.dot(d, u) / radii.0, b = Point.dot(d, v) / radii.1
+                guard a * a + b * b <= 1 else { continue }
+                let i = (y * photo.width + x) * 3
+                (photo.pixels[i], photo.pixels[i + 1], photo.pixels[i + 2]) = colour
+            }
+        }
+    }
+
+    /// The palm lies on the desk against the page's left side, the thumb across the side and
+    /// over the margin, so that side is backed only above and below the hand.
+    @Test("a page held in a hand, the thumb over its margin, is found")
+    func heldInHand() throws {
+        var photo = try SyntheticPhoto.make(page: Self.page, corners: Self.corners, width: 800, height: 800, background: .dark)
+        let left = Self.corners.bottomLeft + (Self.corners.topLeft - Self.corners.bottomLeft) * 0.45
+        let along = Self.corners.topLeft - Self.corners.bottomLeft
+        let inward = Point(-along.y, along.x) * (1 / along.distance(to: Point(0, 0)))
+        let skin: (UInt8, UInt8, UInt8) = (214, 160, 128)
+        Self.paintEllipse(&photo, centre: left - inward * 62, radii: (110, 70), direction: along, colour: skin)
+        Self.paintEllipse(&photo, centre: left + inward * 16, radii: (50, 16), direction: along, colour: skin)
+        let detection = try #require(PageDetector().detect(in: photo))
+        let error = SyntheticPhoto.cornerError(detection.quad, Self.corners)
+        #expect(error < 8, "corner error \(error) px: \(detection.quad)")
+    }
+
+    /// A mug over the middle of the right side and a pen across the top side, the corners clear.
+    @Test("a page with a mug and a pen lying over its edges is found")
+    func objectsOverEdges() throws {
+        var photo = try SyntheticPhoto.make(page: Self.page, corners: Self.corners, width: 800, height: 800, background: .textured)
+        let right = (Self.corners.topRight + Self.corners.bottomRight) * 0.5
+        Self.paintEllipse(&photo, centre: right + Point(25, 0), radii: (60, 60), direction: Point(1, 0), colour: (190, 40, 35))
+        let top = Self.corners.topLeft + (Self.corners.topRight - Self.corners.topLeft) * 0.4
+        Self.paintEllipse(&photo, centre: top, radii: (90, 5), direction: Point(1, 1.6), colour: (25, 30, 90))
+        let detection = try #require(PageDetector().detect(in: photo))
+        let error = SyntheticPhoto.cornerError(detection.quad, Self.corners)
+        #expect(error < 8, "corner error \(error) px: \(detection.quad)")
+    }
+
     @Test("a page held square to the camera is found")
     func square() throws {
         let q = Quad(topLeft: Point(150, 90), topRight: Point(650, 92), bottomRight: Point(652, 735), bottomLeft: Point(149, 733))
