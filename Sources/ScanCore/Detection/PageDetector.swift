@@ -31,8 +31,9 @@ public struct PageDetection: Sendable, Equatable {
 ///    up at a fold), the corner moves to its end;
 /// 6. a second cue reads the page as a bright region of a copy with the print wiped out (a grey
 ///    closing): its lines join step 3's candidates, and its most quadrilateral level set
-///    replaces the edge outline where that is a larger pale surface around the page, or where
-///    the region fits the page far better (a crumpled sheet). See `OutlineChoice`.
+///    replaces the edge outline where that is a larger pale surface around the page, where the
+///    region fits the page far better (a crumpled sheet), or where the edge outline is too
+///    poorly backed to keep. See `OutlineChoice`.
 ///
 /// It returns nil for flat scans (the best outline is the image frame itself) and whenever the
 /// best outline is not convincing: a wrong crop is worse than none.
