@@ -172,7 +172,7 @@ import Testing
 
     /// Paints a filled ellipse (centre, half-axes, the first along `direction`) onto an RGB photo.
     static func paintEllipse(_ photo: inout PixelBuffer, centre: Point, radii: (Double, Double), direction: Point, colour: (UInt8, UInt8, UInt8)) {
-        let u = direction * (1 / direction.distance(to: Point(0, 0))), v = Point(-u.y, u.x)
+        let u = direction.unit, v = Point(-u.y, u.x)
         for y in 0..<photo.height {
             for x in 0..<photo.width {
                 let d = Point(Double(x) + 0.5, Double(y) + 0.5) - centre
@@ -191,7 +191,7 @@ import Testing
         var photo = try SyntheticPhoto.make(page: Self.page, corners: Self.corners, width: 800, height: 800, background: .dark)
         let left = Self.corners.bottomLeft + (Self.corners.topLeft - Self.corners.bottomLeft) * 0.45
         let along = Self.corners.topLeft - Self.corners.bottomLeft
-        let inward = Point(-along.y, along.x) * (1 / along.distance(to: Point(0, 0)))
+        let inward = Point(-along.y, along.x).unit
         let skin: (UInt8, UInt8, UInt8) = (214, 160, 128)
         Self.paintEllipse(&photo, centre: left - inward * 62, radii: (110, 70), direction: along, colour: skin)
         Self.paintEllipse(&photo, centre: left + inward * 16, radii: (50, 16), direction: along, colour: skin)
