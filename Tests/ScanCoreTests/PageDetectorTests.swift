@@ -345,6 +345,32 @@ import Testing
         #expect(GradientField.preferred(edges: weak, region: nil, edgeFit: 0.87, minimumConfidence: minimum)?.quad == creases)
     }
 
+    /// A page beside a parallel edge (a screen's, a folder's): the outline along that edge
+    /// scored a little higher on the Hough grid, but its refined sides are backed worse.
+    @Test("a near-tied outline better backed overtakes the best-scored one, only where that one is worth keeping")
+    func betterBackedOutlineWins() throws {
+        let page = Quad(topLeft: Point(25, 113), topRight: Point(142, 58), bottomRight: Point(231, 219), bottomLeft: Point(111, 283))
+        let beside = Quad(topLeft: Point(25, 113), topRight: Point(142, 58), bottomRight: Point(271, 292), bottomLeft: Point(113, 287))
+        let minimum = PageDetector().minimumConfidence
+        func outline(_ quad: Quad, _ confidence: Double, backing: Double? = nil, frame: Bool = false) -> ScoredQuad {
+            ScoredQuad(quad: quad, confidence: confidence, isFrame: frame, backing: backing ?? confidence)
+        }
+        let chosen = try #require(GradientField.answer(among: [(0.267, outline(beside, 0.65)), (0.260, outline(page, 1))], minimumConfidence: minimum))
+        #expect(chosen.quad == page)
+        // Far behind on the score, the better backing does not make up for it.
+        let kept = try #require(GradientField.answer(among: [(0.267, outline(beside, 0.65)), (0.15, outline(page, 1))], minimumConfidence: minimum))
+        #expect(kept.quad == beside)
+        // A best-scored outline too weak to keep (print on a flat scan) is the answer, to be
+        // dropped; so is the frame, and a challenger too weak to keep never takes part.
+        let weak = try #require(GradientField.answer(among: [(0.45, outline(beside, minimum - 0.01)), (0.40, outline(page, 1))], minimumConfidence: minimum))
+        #expect(weak.quad == beside)
+        let frame = Quad(topLeft: Point(0, 0), topRight: Point(300, 0), bottomRight: Point(300, 400), bottomLeft: Point(0, 400))
+        #expect(GradientField.answer(among: [(0.5, outline(frame, 1, backing: 0, frame: true)), (0.49, outline(page, 1))], minimumConfidence: minimum)?.isFrame == true)
+        let cut = try #require(GradientField.answer(among: [(0.267, outline(beside, 0.65)), (0.26, outline(page, minimum - 0.01, backing: 1))], minimumConfidence: minimum))
+        #expect(cut.quad == beside)
+        #expect(GradientField.answer(among: [], minimumConfidence: minimum) == nil)
+    }
+
     @Test("the running maximum and minimum equal a direct scan of every window", arguments: [1, 2, 5, 9])
     func runningFilter(radius: Int) {
         var rng = SyntheticPhoto.Random(seed: UInt64(radius))

@@ -34,13 +34,21 @@ extension GradientField {
     /// source lies outside. Corners run clockwise, so the normal (−dy, dx) points into the quad.
     /// `threshold` (default: the field's) is the gradient magnitude that counts as an edge.
     func support(_ a: Point, _ b: Point, polarity: Double, threshold: Float? = nil) -> Double {
+        let count = edgeCount(a, b, polarity: polarity, threshold: threshold)
+        // Parts outside the frame count as unsupported.
+        return Double(count.hits) / Double(max(count.steps, 1))
+    }
+
+    /// `support`'s count: of the `steps` along the segment (`inView` of them inside the
+    /// frame), the `hits` backed by an edge.
+    func edgeCount(_ a: Point, _ b: Point, polarity: Double, threshold: Float? = nil) -> (hits: Int, steps: Int, inView: Int) {
         let length = a.distance(to: b)
-        guard length >= 2 else { return 0 }
+        guard length >= 2 else { return (0, 0, 0) }
         let dx = (b.x - a.x) / length, dy = (b.y - a.y) / length
         let nx = -dy, ny = dx
         let steps = Int(length)
         let width = self.width, height = self.height, threshold = threshold ?? self.threshold
-        var hits = 0
+        var hits = 0, inView = 0
         let offsets = Self.supportOffsets
         magnitude.withUnsafeBufferPointer { magnitude in
             gx.withUnsafeBufferPointer { gx in
@@ -50,6 +58,7 @@ extension GradientField {
                             let t = (Double(s) + 0.5)
                             let px = a.x + dx * t, py = a.y + dy * t
                             let polarity = polarity * edgePolarity(light, px, py, nx, ny)
+                            if px >= 1, py >= 1, px < Double(width - 1), py < Double(height - 1) { inView += 1 }
                             for o in offsets {
                                 let x = Int((px + nx * o).rounded(.down)), y = Int((py + ny * o).rounded(.down))
                                 guard x >= 1, y >= 1, x < width - 1, y < height - 1 else { continue }
@@ -64,8 +73,7 @@ extension GradientField {
                 }
             }
         }
-        // Parts outside the frame count as unsupported.
-        return Double(hits) / Double(max(steps, 1))
+        return (hits, steps, inView)
     }
 
     /// Refits each non-border side to the edge pixels near it (weighted total least squares).

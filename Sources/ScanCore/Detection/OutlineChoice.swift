@@ -9,7 +9,7 @@ extension GradientField {
     /// an edge outline backed less than `minimumConfidence` would be dropped, so it does not
     /// stand in the way of a region.
     func pageOutline(minimumAreaFraction: Double, minimumConfidence: Double, textless: GradientField) -> ScoredQuad? {
-        let edges = bestQuad(minimumAreaFraction: minimumAreaFraction, extraLines: textless.houghLines(maxLines: 64), textless: textless)
+        let edges = bestQuad(minimumAreaFraction: minimumAreaFraction, minimumConfidence: minimumConfidence, extraLines: textless.houghLines(maxLines: 64), textless: textless)
         let regions = paperRegions(textless.luma, minimumAreaFraction: minimumAreaFraction, compare: edges.map { [$0.quad] } ?? [])
         // A region's outline passes the same paper checks as an edge outline, and must be as
         // well backed by edges: a side along a soft shadow or a shading boundary is no page edge.

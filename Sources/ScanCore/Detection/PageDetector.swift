@@ -25,8 +25,8 @@ public struct PageDetection: Sendable, Equatable {
 ///    whole page, and an occluding hand costs only part of a side;
 /// 4. the best-scored quads are refined by a weighted least-squares fit to their edge pixels
 ///    and checked for paper (brighter inside each side and in the middle than round it; darker
-///    where a light source, a window or lamp, lies just outside a side); the first that passes
-///    wins;
+///    where a light source, a window or lamp, lies just outside a side); of those that pass,
+///    the one whose score times its refined sides' backing is highest wins;
 /// 5. where the paper boundary of a side runs on past a corner (a curled edge, a page standing
 ///    up at a fold), the corner moves to its end;
 /// 6. a second cue reads the page as a bright region of a copy with the print wiped out (a grey
@@ -83,4 +83,7 @@ struct ScoredQuad {
     var isFrame: Bool
     /// For an outline read from a bright region, how well the quad explains it.
     var regionFit: Double = 0
+    /// `confidence` over the outline's own sides (those along the frame left out), each on its
+    /// part in view.
+    var backing: Double = 0
 }

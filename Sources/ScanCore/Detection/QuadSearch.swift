@@ -8,8 +8,9 @@ extension GradientField {
     static let extraCandidatesPerOrientation = 4
 
     /// `extraLines` (from the textless view) join the candidates where they are new; where
-    /// `textless` is given, a side's step must also be there.
-    func bestQuad(minimumAreaFraction: Double, extraLines: [Line] = [], textless: GradientField? = nil) -> ScoredQuad? {
+    /// `textless` is given, a side's step must also be there. Outlines backed less than
+    /// `minimumConfidence` would be dropped by the caller.
+    func bestQuad(minimumAreaFraction: Double, minimumConfidence: Double, extraLines: [Line] = [], textless: GradientField? = nil) -> ScoredQuad? {
         let lines = houghLines(maxLines: 64)
         let w = Double(width), h = Double(height)
         func isHorizontal(_ line: Line) -> Bool { abs(line.theta - .pi / 2) < .pi / 4 }
@@ -119,12 +120,32 @@ extension GradientField {
                 }
             }
         }
-        // The best-scored outline that also looks like paper wins; when none does, nothing is
-        // cropped.
-        for candidate in ranked {
-            if let found = verified(candidate) { return found }
+        // Verified lazily: where the best-scored outline settles it, no other is checked.
+        let verifiedOutlines = ranked.lazy.compactMap { candidate in self.verified(candidate).map { (score: candidate.score, outline: $0) } }
+        return Self.answer(among: verifiedOutlines, minimumConfidence: minimumConfidence)
+    }
+
+    /// The answer among verified outlines in the search's order: the best-scored one, unless a
+    /// later one scores more once weighed by how well its refined sides are backed. The score
+    /// reads each side along its Hough line, a degree and a pixel coarse, so near-tied outlines
+    /// (a page edge and a parallel edge beside it) can swap places on a turn of the photo; the
+    /// weighing settles those ties on the real edges. Only outlines well enough backed to keep
+    /// take part: where the best-scored one is the frame (a flat scan) or too weak to keep
+    /// (print on a flat scan makes such outlines), it is the answer and no weaker-scored one is
+    /// sought in its place. Nil when none passed.
+    static func answer<Outlines: Sequence>(among outlines: Outlines, minimumConfidence: Double) -> ScoredQuad?
+        where Outlines.Element == (score: Double, outline: ScoredQuad) {
+        var best: (value: Double, outline: ScoredQuad)?
+        for (score, outline) in outlines {
+            let value = score * outline.backing
+            guard let leader = best else {
+                if outline.isFrame || outline.confidence < minimumConfidence { return outline }
+                best = (value, outline)
+                continue
+            }
+            if !outline.isFrame, outline.confidence >= minimumConfidence, value > leader.value { best = (value, outline) }
         }
-        return nil
+        return best?.outline
     }
 
     struct Candidate {

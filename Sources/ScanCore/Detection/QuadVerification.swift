@@ -50,16 +50,29 @@ extension GradientField {
         // `support` reads the other polarity where a light source lies outside; a side against
         // something brighter than the page that does not reach that level (a sunlit desk beside
         // a page in shade) is backed by it too. The paper checks above have already ruled out
-        // a block of print.
-        let supports = refinedSides.enumerated().map { i, side -> Double in
-            if candidate.sides[i].isBorder { return Self.borderSupport }
+        // a block of print. Each side is also judged on its part in view alone (`backing`): a
+        // page cut by the frame has no edge to show beyond it.
+        let counts = refinedSides.enumerated().map { i, side -> (all: Double, inView: Double) in
+            if candidate.sides[i].isBorder { return (Self.borderSupport, .nan) }
             let edge = Self.edgeThreshold(forStep: abs(contrasts[i].mean), threshold)
-            return max(support(side.0, side.1, polarity: 1, threshold: edge), support(side.0, side.1, polarity: -1, threshold: edge))
+            let rising = edgeCount(side.0, side.1, polarity: 1, threshold: edge)
+            let falling = edgeCount(side.0, side.1, polarity: -1, threshold: edge)
+            let hits = Double(max(rising.hits, falling.hits))
+            return (hits / Double(max(rising.steps, 1)), hits / Double(max(rising.inView, 1)))
         }
-        let confidence = supports.reduce(0, +) / 4 * 0.5 + (supports.min() ?? 0) * 0.5
+        let supports = counts.map(\.all), ownSupports = counts.map(\.inView).filter { !$0.isNaN }
         // A light source outside is brighter than paper too, and not part of the page.
         let quad = medians.map { extendedCorners(refined, page: $0.inside, ground: $0.outside, excludingLight: againstLight) } ?? refined
-        return ScoredQuad(quad: quad, confidence: min(1, confidence / 0.8), isFrame: false, regionFit: candidate.regionFit)
+        return ScoredQuad(quad: quad, confidence: Self.confidence(supports), isFrame: false, regionFit: candidate.regionFit,
+                          backing: Self.confidence(ownSupports))
+    }
+
+    /// 0–1 from the refined sides' edge support: half their mean, half the weakest, so one
+    /// unbacked side is not hidden by three strong ones; 0.8 and up counts as fully backed.
+    static func confidence(_ supports: [Double]) -> Double {
+        guard let weakest = supports.min() else { return 0 }
+        let mean = supports.reduce(0, +) / Double(supports.count)
+        return min(1, (mean * 0.5 + weakest * 0.5) / 0.8)
     }
 
     /// Degrees from the image axes within which a side counts as square to the frame.
