@@ -355,20 +355,31 @@ import Testing
         func outline(_ quad: Quad, _ confidence: Double, backing: Double? = nil, frame: Bool = false) -> ScoredQuad {
             ScoredQuad(quad: quad, confidence: confidence, isFrame: frame, backing: backing ?? confidence)
         }
-        let chosen = try #require(GradientField.answer(among: [(0.267, outline(beside, 0.65)), (0.260, outline(page, 1))], minimumConfidence: minimum))
+        func answer(_ ranked: [(Double, ScoredQuad)]) -> ScoredQuad? {
+            GradientField.answer(scores: ranked.map(\.0), minimumConfidence: minimum) { ranked[$0].1 }
+        }
+        let chosen = try #require(answer([(0.267, outline(beside, 0.65)), (0.260, outline(page, 1))]))
         #expect(chosen.quad == page)
         // Far behind on the score, the better backing does not make up for it.
-        let kept = try #require(GradientField.answer(among: [(0.267, outline(beside, 0.65)), (0.15, outline(page, 1))], minimumConfidence: minimum))
+        let kept = try #require(answer([(0.267, outline(beside, 0.65)), (0.15, outline(page, 1))]))
         #expect(kept.quad == beside)
         // A best-scored outline too weak to keep (print on a flat scan) is the answer, to be
         // dropped; so is the frame, and a challenger too weak to keep never takes part.
-        let weak = try #require(GradientField.answer(among: [(0.45, outline(beside, minimum - 0.01)), (0.40, outline(page, 1))], minimumConfidence: minimum))
+        let weak = try #require(answer([(0.45, outline(beside, minimum - 0.01)), (0.40, outline(page, 1))]))
         #expect(weak.quad == beside)
         let frame = Quad(topLeft: Point(0, 0), topRight: Point(300, 0), bottomRight: Point(300, 400), bottomLeft: Point(0, 400))
-        #expect(GradientField.answer(among: [(0.5, outline(frame, 1, backing: 0, frame: true)), (0.49, outline(page, 1))], minimumConfidence: minimum)?.isFrame == true)
-        let cut = try #require(GradientField.answer(among: [(0.267, outline(beside, 0.65)), (0.26, outline(page, minimum - 0.01, backing: 1))], minimumConfidence: minimum))
+        #expect(answer([(0.5, outline(frame, 1, backing: 0, frame: true)), (0.49, outline(page, 1))])?.isFrame == true)
+        let cut = try #require(answer([(0.267, outline(beside, 0.65)), (0.26, outline(page, minimum - 0.01, backing: 1))]))
         #expect(cut.quad == beside)
-        #expect(GradientField.answer(among: [], minimumConfidence: minimum) == nil)
+        #expect(answer([]) == nil)
+        // A fully backed leader cannot be overtaken, so the rest are never checked.
+        var checked: [Int] = []
+        let settled = GradientField.answer(scores: [0.3, 0.29, 0.2], minimumConfidence: minimum) { index in
+            checked.append(index)
+            return outline(index == 0 ? page : beside, 1)
+        }
+        #expect(settled?.quad == page)
+        #expect(checked == [0])
     }
 
     @Test("the running maximum and minimum equal a direct scan of every window", arguments: [1, 2, 5, 9])

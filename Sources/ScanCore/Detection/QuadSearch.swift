@@ -120,23 +120,24 @@ extension GradientField {
                 }
             }
         }
-        // Verified lazily: where the best-scored outline settles it, no other is checked.
-        let verifiedOutlines = ranked.lazy.compactMap { candidate in self.verified(candidate).map { (score: candidate.score, outline: $0) } }
-        return Self.answer(among: verifiedOutlines, minimumConfidence: minimumConfidence)
+        return Self.answer(scores: ranked.map(\.score), minimumConfidence: minimumConfidence) { verified(ranked[$0]) }
     }
 
-    /// The answer among verified outlines in the search's order: the best-scored one, unless a
-    /// later one scores more once weighed by how well its refined sides are backed. The score
-    /// reads each side along its Hough line, a degree and a pixel coarse, so near-tied outlines
-    /// (a page edge and a parallel edge beside it) can swap places on a turn of the photo; the
+    /// The answer among the ranked outlines (`scores`, best first; `verify` checks one for
+    /// paper and refines it, nil when it fails): the best-scored that passes, unless a later
+    /// one scores more once weighed by how well its refined sides are backed. The score reads
+    /// each side along its Hough line, a degree and a pixel coarse, so near-tied outlines (a
+    /// page edge and a parallel edge beside it) can swap places on a turn of the photo; the
     /// weighing settles those ties on the real edges. Only outlines well enough backed to keep
     /// take part: where the best-scored one is the frame (a flat scan) or too weak to keep
     /// (print on a flat scan makes such outlines), it is the answer and no weaker-scored one is
-    /// sought in its place. Nil when none passed.
-    static func answer<Outlines: Sequence>(among outlines: Outlines, minimumConfidence: Double) -> ScoredQuad?
-        where Outlines.Element == (score: Double, outline: ScoredQuad) {
+    /// sought in its place. Nil when none passes.
+    static func answer(scores: [Double], minimumConfidence: Double, verify: (Int) -> ScoredQuad?) -> ScoredQuad? {
         var best: (value: Double, outline: ScoredQuad)?
-        for (score, outline) in outlines {
+        for (index, score) in scores.enumerated() {
+            // Backing is at most 1: once a score cannot beat the leader's value, no later one can.
+            if let leader = best, max(score, 0) <= leader.value { break }
+            guard let outline = verify(index) else { continue }
             let value = score * outline.backing
             guard let leader = best else {
                 if outline.isFrame || outline.confidence < minimumConfidence { return outline }
