@@ -52,15 +52,15 @@ extension GradientField {
         // a page in shade) is backed by it too. The paper checks above have already ruled out
         // a block of print. Each side is also judged on its part in view alone (`backing`): a
         // page cut by the frame has no edge to show beyond it.
-        let counts = refinedSides.enumerated().map { i, side -> (all: Double, inView: Double) in
-            if candidate.sides[i].isBorder { return (Self.borderSupport, .nan) }
+        let counts = refinedSides.enumerated().map { i, side -> (all: Double, inView: Double?) in
+            if candidate.sides[i].isBorder { return (Self.borderSupport, nil) }
             let edge = Self.edgeThreshold(forStep: abs(contrasts[i].mean), threshold)
             let rising = edgeCount(side.0, side.1, polarity: 1, threshold: edge)
             let falling = edgeCount(side.0, side.1, polarity: -1, threshold: edge)
             let hits = Double(max(rising.hits, falling.hits))
             return (hits / Double(max(rising.steps, 1)), hits / Double(max(rising.inView, 1)))
         }
-        let supports = counts.map(\.all), ownSupports = counts.map(\.inView).filter { !$0.isNaN }
+        let supports = counts.map(\.all), ownSupports = counts.compactMap(\.inView)
         // A light source outside is brighter than paper too, and not part of the page.
         let quad = medians.map { extendedCorners(refined, page: $0.inside, ground: $0.outside, excludingLight: againstLight) } ?? refined
         return ScoredQuad(quad: quad, confidence: Self.confidence(supports), isFrame: false, regionFit: candidate.regionFit,
