@@ -75,6 +75,15 @@ import Testing
         #expect(SyntheticPhoto.cornerError(detection.quad, q) < 12)
     }
 
+    /// Turned near 45° at a slant, the page's top side is nearer horizontal than vertical but
+    /// its bottom side is not: its opposite sides lie either side of the diagonal.
+    @Test("a page turned near 45°, its top and bottom sides either side of the diagonal, is found", arguments: [SyntheticPhoto.Background.dark, .textured, .light, .pale, .cluttered])
+    func turnedNearDiagonal(_ background: SyntheticPhoto.Background) throws {
+        let q = Quad(topLeft: Point(80, 300), topRight: Point(440, 40), bottomRight: Point(720, 430), bottomLeft: Point(420, 760))
+        let detection = try #require(try Self.detect(q, background: background))
+        #expect(SyntheticPhoto.cornerError(detection.quad, q) < 8, "\(background) \(detection.quad)")
+    }
+
     @Test("a folded page is found whole, not cut at its crease")
     func folded() throws {
         // The upper 40 % of the page lies in the fold's shadow: the crease is a long, straight,

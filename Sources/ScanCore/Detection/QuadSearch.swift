@@ -4,6 +4,8 @@ extension GradientField {
     /// Text lines and clutter make many strong lines; the page's own edges must still be among
     /// the candidates.
     static let candidatesPerOrientation = 18
+    /// Lines within this angle of the diagonal are candidates for either orientation.
+    static let diagonalBand = 15 * Double.pi / 180
     /// At most this many lines of each orientation join from the textless view.
     static let extraCandidatesPerOrientation = 4
 
@@ -13,11 +15,14 @@ extension GradientField {
     func bestQuad(minimumAreaFraction: Double, minimumConfidence: Double, extraLines: [Line] = [], textless: GradientField? = nil) -> ScoredQuad? {
         let lines = houghLines(maxLines: 64)
         let w = Double(width), h = Double(height)
-        func isHorizontal(_ line: Line) -> Bool { abs(line.theta - .pi / 2) < .pi / 4 }
-        var horizontal = Array(lines.filter(isHorizontal).prefix(Self.candidatesPerOrientation))
-        var vertical = Array(lines.filter { !isHorizontal($0) }.prefix(Self.candidatesPerOrientation))
+        // A page turned near 45° can have a pair of opposite sides on either side of the
+        // diagonal (perspective spreads them apart), so a line near the diagonal serves as either.
+        func leansHorizontal(_ line: Line) -> Bool { abs(line.theta - .pi / 2) < .pi / 4 + Self.diagonalBand }
+        func leansVertical(_ line: Line) -> Bool { abs(line.theta - .pi / 2) > .pi / 4 - Self.diagonalBand }
+        var horizontal = Array(lines.filter(leansHorizontal).prefix(Self.candidatesPerOrientation))
+        var vertical = Array(lines.filter(leansVertical).prefix(Self.candidatesPerOrientation))
         let distance = Double(max(width, height)) * 0.02 + 3
-        for (extra, horizontally) in [(extraLines.filter(isHorizontal), true), (extraLines.filter { !isHorizontal($0) }, false)] {
+        for (extra, horizontally) in [(extraLines.filter(leansHorizontal), true), (extraLines.filter(leansVertical), false)] {
             var added = 0
             for line in extra where added < Self.extraCandidatesPerOrientation {
                 let known = horizontally ? horizontal : vertical
@@ -37,6 +42,10 @@ extension GradientField {
         // horizontal cut by each vertical) and where each line crosses the middle, for order.
         var corners = [Point?](repeating: nil, count: nh * nv)
         for a in 0..<nh { for c in 0..<nv { corners[a * nv + c] = horizontal[a].intersection(vertical[c]) } }
+        // How far each line leans from horizontal (0) to vertical (1). Four lines near the
+        // diagonal make the same quad twice, with top and left swapped; only the labelling whose
+        // top and bottom lean less than its left and right is kept, as it always is away from it.
+        let horizontalLean = horizontal.map { abs($0.cosTheta) }, verticalLean = vertical.map { abs($0.cosTheta) }
         let midX = w / 2, midY = h / 2
         let yMid = horizontal.map { ($0.rho - midX * $0.cosTheta) / max($0.sinTheta, 1e-6) }
         let xMid = vertical.map { ($0.rho - midY * $0.sinTheta) / (abs($0.cosTheta) > 1e-6 ? $0.cosTheta : 1e-6) }
@@ -73,6 +82,7 @@ extension GradientField {
                 let (top, bottom) = yMid[a] < yMid[b] ? (a, b) : (b, a)
                 for c in 0..<nv {
                     for d in (c + 1)..<nv {
+                        guard horizontalLean[a] + horizontalLean[b] < verticalLean[c] + verticalLean[d] else { continue }
                         let (left, right) = xMid[c] < xMid[d] ? (c, d) : (d, c)
                         guard let tl = corners[top * nv + left], let tr = corners[top * nv + right],
                               let br = corners[bottom * nv + right], let bl = corners[bottom * nv + left] else { continue }
