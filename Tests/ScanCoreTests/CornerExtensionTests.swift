@@ -12,17 +12,17 @@ import Testing
     static let foldLeft = Point(224, 230), foldRight = Point(613, 224)
     static let crease = Quad(topLeft: foldLeft, topRight: foldRight, bottomRight: page.bottomRight, bottomLeft: page.bottomLeft)
 
-    /// An 800×800 photo of the fold: desk at 110, the part below the crease at 208, and
-    /// `upper` (when given) at 178, turned from the light.
-    static func photo(upper: [Point]?) throws -> GradientField {
+    /// An 800×800 photo of the fold: desk at 110 (`deskAbove` above the crease's height), the
+    /// part below the crease at 208, and `upper` (when given) at `upperLevel`, turned from the light.
+    static func photo(upper: [Point]?, upperLevel: Double = 178, deskAbove: Double = 110) throws -> GradientField {
         let lower = crease
         var rng = SyntheticPhoto.Random(seed: 56)
         var pixels = [UInt8](repeating: 0, count: 800 * 800)
         for y in 0..<800 {
             for x in 0..<800 {
                 let p = Point(Double(x) + 0.5, Double(y) + 0.5)
-                var value = 110.0
-                if lower.contains(p) { value = 208 } else if let upper, contains(upper, p) { value = 178 }
+                var value = p.y < foldRight.y ? deskAbove : 110.0
+                if lower.contains(p) { value = 208 } else if let upper, contains(upper, p) { value = upperLevel }
                 pixels[y * 800 + x] = UInt8(max(0, min(255, value + Double(Int(rng.next() % 7) - 3))))
             }
         }
@@ -42,6 +42,17 @@ import Testing
         #expect(q.topRight.distance(to: Self.page.topRight) < 8, "\(q)")
         #expect(q.bottomRight.distance(to: Self.page.bottomRight) < 3, "\(q)")
         #expect(q.bottomLeft.distance(to: Self.page.bottomLeft) < 3, "\(q)")
+    }
+
+    @Test("a standing part much dimmer than the page, on a desk lit brighter behind it, still carries the corners")
+    func dimFlapOnBrighterDesk() throws {
+        // The flap is 43 levels dimmer (under half the page's contrast with the desk) and the
+        // desk behind it 15 brighter: the step across its sides is 40 of the page's 98, but it
+        // is most of what the flap's own paper makes against the desk.
+        let field = try Self.photo(upper: [Self.page.topLeft, Self.page.topRight, Self.foldRight, Self.foldLeft], upperLevel: 165, deskAbove: 125)
+        let q = field.extendedCorners(Self.crease, page: 208, ground: 110)
+        #expect(q.topLeft.distance(to: Self.page.topLeft) < 8, "\(q)")
+        #expect(q.topRight.distance(to: Self.page.topRight) < 8, "\(q)")
     }
 
     @Test("a bent run past one corner alone is not followed: only a crease's other end may bend")

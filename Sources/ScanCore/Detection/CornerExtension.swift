@@ -25,7 +25,7 @@ extension GradientField {
     /// ... when it runs on about as far: both ends of a crease stand up by the same flap.
     static let minimumFoldRunRatio = 0.5
     /// A run's outside may differ from its side's by this share of the side's step, and the
-    /// step across it must keep this share of the side's.
+    /// step across it must keep this share of its own paper's against the side's outside.
     static let maximumOutsideChange: Float = 0.5
     static let minimumStepKept: Float = 0.5
     /// ... and the paper inside it may be darker than the side's by this share of the page's
@@ -83,11 +83,12 @@ extension GradientField {
             // The run must be the same edge going on: paper inside it as inside the side, what
             // lies outside the side outside it, and as clear a step across. On a pale desk,
             // where patches of desk pass for paper, a pen's edge or a shade of the desk itself
-            // also bounds "paper".
+            // also bounds "paper". The part past a fold may be turned from the light, so its
+            // step is judged against its own paper, which may be dimmer.
             let side = stride(from: 0.1, through: 0.5, by: 0.02).map { c[i] - direction * ($0 * length) }
             guard let along = levels(across: side, inward: inward), let beyond = levels(across: path, inward: inward),
                   abs(beyond.outside - along.outside) <= Self.maximumOutsideChange * along.step,
-                  beyond.step >= Self.minimumStepKept * along.step,
+                  beyond.step >= Self.minimumStepKept * (beyond.inside - along.outside),
                   along.inside - beyond.inside <= Self.maximumDimming * contrast
             else { continue }
             if run / length > best?.share ?? 0 { best = (end, run / length, run, sign < 0) }
