@@ -95,15 +95,18 @@ extension GradientField {
         return refined.isConvex && moved < Double(max(width, height)) * 0.03 ? refined : q
     }
 
-    func fit(_ a: Point, _ b: Point, polarity: Double) -> Line? {
+    /// The line through the edge pixels along `span` of the side from `a` to `b` (default: all
+    /// but its ends, where the neighbouring side's edge lies); nil where fewer than
+    /// `minimumShare` of its steps show one.
+    func fit(_ a: Point, _ b: Point, polarity: Double, span: ClosedRange<Double> = 0.08...0.92, minimumShare: Double = 0) -> Line? {
         let length = a.distance(to: b)
         guard length >= 8 else { return nil }
         let dx = (b.x - a.x) / length, dy = (b.y - a.y) / length
         let nx = -dy, ny = dx
-        var sw = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, syy = 0.0, sxy = 0.0
-        // Skip the ends, where the neighbouring side's edge lies.
-        let start = Int(length * 0.08), end = Int(length * 0.92)
-        guard end > start else { return nil }
+        let start = Int(length * span.lowerBound), end = Int(length * span.upperBound)
+        guard end > start + 2 else { return nil }
+        var points: [(Point, Double)] = []
+        points.reserveCapacity(end - start)
         for s in start..<end {
             let px = a.x + dx * Double(s), py = a.y + dy * Double(s)
             let polarity = polarity * light.withUnsafeBufferPointer { edgePolarity($0, px, py, nx, ny) }
@@ -120,14 +123,23 @@ extension GradientField {
                 bestM = m
                 bestPoint = Point(Double(x) + 0.5, Double(y) + 0.5)
             }
-            guard bestM > 0 else { continue }
-            let weight = Double(bestM)
-            sw += weight
-            sx += weight * bestPoint.x
-            sy += weight * bestPoint.y
-            sxx += weight * bestPoint.x * bestPoint.x
-            syy += weight * bestPoint.y * bestPoint.y
-            sxy += weight * bestPoint.x * bestPoint.y
+            if bestM > 0 { points.append((bestPoint, Double(bestM))) }
+        }
+        guard !points.isEmpty, Double(points.count) >= minimumShare * Double(end - start) else { return nil }
+        return Self.lineFit(points)
+    }
+
+    /// Weighted total least squares: the line through the weighted mean along the covariance's
+    /// major axis.
+    static func lineFit(_ points: [(Point, Double)]) -> Line? {
+        var sw = 0.0, sx = 0.0, sy = 0.0, sxx = 0.0, syy = 0.0, sxy = 0.0
+        for (p, w) in points {
+            sw += w
+            sx += w * p.x
+            sy += w * p.y
+            sxx += w * p.x * p.x
+            syy += w * p.y * p.y
+            sxy += w * p.x * p.y
         }
         guard sw > 0 else { return nil }
         let mx = sx / sw, my = sy / sw
@@ -135,7 +147,6 @@ extension GradientField {
         // The normal is the eigenvector of the smaller eigenvalue of the covariance.
         let angle = 0.5 * atan2(2 * cxy, cxx - cyy)  // direction of the line
         let theta = angle + .pi / 2
-        let line = Line(theta: theta, rho: mx * cos(theta) + my * sin(theta))
-        return line
+        return Line(theta: theta, rho: mx * cos(theta) + my * sin(theta))
     }
 }

@@ -27,8 +27,9 @@ public struct PageDetection: Sendable, Equatable {
 ///    and checked for paper (brighter inside each side and in the middle than round it; darker
 ///    where a light source, a window or lamp, lies just outside a side); of those that pass,
 ///    the one whose score times its refined sides' backing is highest wins;
-/// 5. where the paper boundary of a side runs on past a corner (a curled edge, a page standing
-///    up at a fold), the corner moves to its end;
+/// 5. each corner moves to where the parts of its two sides nearest it meet, as a curled or
+///    folded page's sides bend (`CornerFit`); where the paper boundary of a side runs on past
+///    a corner (a curled edge, a page standing up at a fold), the corner moves to its end;
 /// 6. a second cue reads the page as a bright region of a copy with the print wiped out (a grey
 ///    closing): its lines join step 3's candidates, and its most quadrilateral level set
 ///    replaces the edge outline where that is a larger pale surface around the page, where the

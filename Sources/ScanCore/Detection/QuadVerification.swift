@@ -62,7 +62,9 @@ extension GradientField {
         }
         let supports = counts.map(\.all), ownSupports = counts.compactMap(\.inView)
         // A light source outside is brighter than paper too, and not part of the page.
-        let quad = medians.map { extendedCorners(refined, page: $0.inside, ground: $0.outside, excludingLight: againstLight) } ?? refined
+        // The checks above judge the sides' overall lines; the corners lie where their ends meet.
+        let cornered = cornersFromEnds(refined, borders: candidate.sides.map(\.isBorder), polarity: 1)
+        let quad = medians.map { extendedCorners(cornered, page: $0.inside, ground: $0.outside, excludingLight: againstLight) } ?? cornered
         return ScoredQuad(quad: quad, confidence: Self.confidence(supports), isFrame: false, regionFit: candidate.regionFit,
                           backing: Self.confidence(ownSupports))
     }
