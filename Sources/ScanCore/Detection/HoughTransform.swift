@@ -21,12 +21,6 @@ struct Line {
 
     var normal: Point { Point(cosTheta, sinTheta) }
 
-    /// The line through two points.
-    init(through a: Point, _ b: Point) {
-        let theta = atan2(b.y - a.y, b.x - a.x) + .pi / 2
-        self.init(theta: theta, rho: a.x * cos(theta) + a.y * sin(theta))
-    }
-
     /// The angle between the two lines, 0–π/2.
     func angle(to other: Line) -> Double {
         let d = abs(theta - other.theta).truncatingRemainder(dividingBy: .pi)
