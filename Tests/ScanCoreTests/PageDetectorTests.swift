@@ -414,6 +414,31 @@ import Testing
         }
     }
 
+    /// A page whose print fills its top half, seen as small as the detector sees it: the rows
+    /// of print blur into grey, darker even at their brightest than the blank paper below them.
+    @Test("a side along the edge of a block of print is refused; the page's own sides pass")
+    func printEdgeIsNoSide() throws {
+        let w = 160, h = 200
+        var pixels = [UInt8](repeating: 150, count: w * h)
+        for y in 20..<180 { for x in 20..<140 { pixels[y * w + x] = 215 } }
+        for y in stride(from: 32, to: 72, by: 3) { for x in 32..<128 { pixels[y * w + x] = 60 } }  // rows of print
+        let image = try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels)
+        var field = GradientField(image)
+        var textless = GradientField(image, closingRadius: 4)
+        field.light = GradientField.lightMask(field.luma)
+        textless.light = field.light
+        func candidate(top: Double) -> GradientField.Candidate {
+            let quad = Quad(topLeft: Point(20, top), topRight: Point(140, top), bottomRight: Point(140, 180), bottomLeft: Point(20, 180))
+            let c = quad.corners
+            return GradientField.Candidate(score: 1, quad: quad, sides: (0..<4).map { Line(through: c[$0], c[($0 + 1) % 4]) })
+        }
+        // Below the print, blank paper: a step in the small view, none with the print wiped out.
+        let belowPrint = candidate(top: 72)
+        #expect(field.verified(belowPrint) != nil, "the small view alone takes it for a page")
+        #expect(field.verified(belowPrint, textless: textless) == nil)
+        #expect(field.verified(candidate(top: 20), textless: textless) != nil)
+    }
+
     @Test("closing wipes out strokes narrower than its square and keeps a bright square where it was")
     func closing() {
         let w = 60, h = 60

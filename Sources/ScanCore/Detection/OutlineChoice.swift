@@ -13,7 +13,7 @@ extension GradientField {
         let regions = paperRegions(textless.luma, minimumAreaFraction: minimumAreaFraction, compare: edges.map { [$0.quad] } ?? [])
         // A region's outline passes the same paper checks as an edge outline, and must be as
         // well backed by edges: a side along a soft shadow or a shading boundary is no page edge.
-        let verifiedRegions = regions.found.compactMap { verified(candidate(for: $0)) }
+        let verifiedRegions = regions.found.compactMap { verified(candidate(for: $0), textless: textless) }
             .filter { $0.confidence >= Self.minimumRegionConfidence }
         if let frame = edges, frame.isFrame {
             // No outline beats the frame: a flat scan, or a page whose edges are too faint for

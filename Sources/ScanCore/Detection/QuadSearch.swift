@@ -130,7 +130,7 @@ extension GradientField {
                 }
             }
         }
-        return Self.answer(scores: ranked.map(\.score), minimumConfidence: minimumConfidence) { verified(ranked[$0]) }
+        return Self.answer(scores: ranked.map(\.score), minimumConfidence: minimumConfidence) { verified(ranked[$0], textless: textless) }
     }
 
     /// The answer among the ranked outlines (`scores`, best first; `verify` checks one for

@@ -2,8 +2,8 @@ import Foundation
 
 extension GradientField {
     /// Refines a candidate and applies the checks that are too costly for the search; nil
-    /// when it fails them.
-    func verified(_ candidate: Candidate) -> ScoredQuad? {
+    /// when it fails them. `textless` is the same view with the print wiped out.
+    func verified(_ candidate: Candidate, textless: GradientField? = nil) -> ScoredQuad? {
         let isFrame = candidate.sides.allSatisfy(\.isBorder)
         if isFrame { return ScoredQuad(quad: candidate.quad, confidence: 1, isFrame: true) }
         let refined = refine(candidate.quad, sides: candidate.sides, polarity: 1)
@@ -21,6 +21,13 @@ extension GradientField {
         // Leaning on the frame, a quad has less evidence, and every other side must pass.
         let leansOnFrame = candidate.sides.contains(where: \.isBorder)
         if paperless.count >= (leansOnFrame ? 1 : Self.maximumPaperlessSides) { return nil }
+        // Refining can pull a side the search found unbacked onto the edge of a block of print
+        // nearby (blurred to grey in the working copy, so even its brightest is darker than the
+        // paper beside it). A page's own edge keeps its step with the print wiped out.
+        if let textless, refinedSides.indices.contains(where: { i in
+            !candidate.sides[i].isBorder && !lit[i] && paperSteps[i] >= Self.minimumPaperStep
+                && textless.stepContrast(refinedSides[i].0, refinedSides[i].1, paper: false).mean < Self.vanishedStep
+        }) { return nil }
         // Leaning on the frame, a region of a flat scan can pass every step above: bounded by
         // the scanner's dark lid on one side and rows of print on the others. Beyond a row of
         // print lies paper again; beyond a page's own edge, what it lies on goes on.
@@ -167,6 +174,10 @@ extension GradientField {
     /// lies outside. Beside a column of text on a flat scan the outside is the same paper, and
     /// this is near 0; a desk, even a light one, stays below the paper's white.
     static let minimumPaperStep: Float = 6
+    /// Grey levels under which a step is gone: within the noise of the working copy. (Dark
+    /// texture on a desk, wiped out with the print, can take most of a faint page edge's step
+    /// but leaves some.)
+    static let vanishedStep: Float = 1
     /// A page whose this many sides fail the paper step is taken for a region of a flat scan
     /// (one, when it leans on the frame).
     static let maximumPaperlessSides = 2
