@@ -68,9 +68,9 @@ extension GradientField {
             return (hits / Double(max(rising.steps, 1)), hits / Double(max(rising.inView, 1)))
         }
         let supports = counts.map(\.all), ownSupports = counts.compactMap(\.inView)
-        // A light source outside is brighter than paper too, and not part of the page.
         // The checks above judge the sides' overall lines; the corners lie where their ends meet.
         let cornered = cornersFromEnds(refined, borders: candidate.sides.map(\.isBorder), polarity: 1)
+        // A light source outside is brighter than paper too, and not part of the page.
         let quad = medians.map { extendedCorners(cornered, page: $0.inside, ground: $0.outside, excludingLight: againstLight) } ?? cornered
         return ScoredQuad(quad: quad, confidence: Self.confidence(supports), isFrame: false, regionFit: candidate.regionFit,
                           backing: Self.confidence(ownSupports))
