@@ -414,6 +414,41 @@ import Testing
         }
     }
 
+    /// A page on a speckled desk a little darker than the paper. Wiping out the print lifts the
+    /// desk towards the top of its speckle, so its sides keep less than the paper step there,
+    /// though far more of their step than a row of print keeps.
+    @Test("a page on a speckled desk nearly as light as the paper is found")
+    func speckledDesk() throws {
+        let w = 400, h = 300
+        let page = Quad(topLeft: Point(120, 40), topRight: Point(300, 52), bottomRight: Point(290, 270), bottomLeft: Point(105, 258))
+        var rng = SyntheticPhoto.Random(seed: 11)
+        var speckle = [Double](repeating: 0, count: (w / 2 + 1) * (h / 2 + 1))
+        for i in speckle.indices { speckle[i] = rng.range(-8...8) }
+        var pixels = [UInt8](repeating: 0, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                let p = Point(Double(x) + 0.5, Double(y) + 0.5)
+                var value: Double = 196 + speckle[(y / 2) * (w / 2 + 1) + x / 2]
+                if page.contains(p) {
+                    let row = (y - 70) % 12
+                    value = y > 70 && y < 230 && row < 5 && x > 140 && x < 270 && (x / 9) % 5 != 4 ? 50 : 208
+                }
+                pixels[y * w + x] = UInt8(max(0, min(255, value + Double(Int(rng.next() % 5) - 2))))
+            }
+        }
+        let photo = try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels)
+        var field = GradientField(photo), textless = GradientField(photo, closingRadius: 6)
+        field.light = GradientField.lightMask(field.luma)
+        textless.light = field.light
+        for (a, b) in field.sidesOf(page) {
+            let step = field.stepContrast(a, b, paper: false).mean, wiped = textless.stepContrast(a, b, paper: false).mean
+            #expect(wiped < GradientField.minimumPaperStep && wiped > step / 3, "step \(step), wiped out \(wiped)")
+        }
+        let detection = try #require(PageDetector().detect(in: photo))
+        let error = SyntheticPhoto.cornerError(detection.quad, page)
+        #expect(error < 6, "corner error \(error) px: \(detection.quad)")
+    }
+
     /// A page whose print fills its top half, seen as small as the detector sees it: the rows
     /// of print blur into grey, darker even at their brightest than the blank paper below them.
     @Test("a side along the edge of a block of print is refused; the page's own sides pass")
@@ -437,6 +472,43 @@ import Testing
         #expect(field.verified(belowPrint) != nil, "the small view alone takes it for a page")
         #expect(field.verified(belowPrint, textless: textless) == nil)
         #expect(field.verified(candidate(top: 20), textless: textless) != nil)
+    }
+
+    /// A grey desk with a pale page on it, at working size; `top` is the page's top row (0: cut by
+    /// the frame), and `band` darkens the columns given as a stripe of print.
+    static func pageField(top: Int, band: Range<Int> = 0..<0) throws -> GradientField {
+        let w = 200, h = 160
+        var pixels = [UInt8](repeating: 150, count: w * h)
+        for y in top..<150 { for x in 20..<180 { pixels[y * w + x] = band.contains(x) ? 60 : 215 } }
+        var field = GradientField(try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels))
+        field.light = GradientField.lightMask(field.luma)
+        return field
+    }
+
+    /// A candidate with corners `c`; `border` marks the sides (top, right, bottom, left) that
+    /// lie along the frame.
+    static func candidate(_ c: [Point], border: Set<Int> = []) -> GradientField.Candidate {
+        let quad = Quad(topLeft: c[0], topRight: c[1], bottomRight: c[2], bottomLeft: c[3])
+        return GradientField.Candidate(score: 1, quad: quad, sides: (0..<4).map { i in
+            border.contains(i) ? Line(theta: .pi / 2, rho: 0.5, isBorder: true) : Line(through: c[i], c[(i + 1) % 4])
+        })
+    }
+
+    @Test("an outline leaning on the frame is refused where the page's sides end short of it, kept where they run to it")
+    func frameStandsInForSide() throws {
+        let corners = [Point(20, 0.5), Point(180, 0.5), Point(180, 150), Point(20, 150)]
+        #expect(try Self.pageField(top: 0).verified(Self.candidate(corners, border: [0])) != nil)
+        #expect(try Self.pageField(top: 30).verified(Self.candidate(corners, border: [0])) == nil)
+    }
+
+    @Test("a side with print just inside it and paper outside is no page edge")
+    func printInsideSide() throws {
+        // Large enough not to be taken for a box printed on a flat scan.
+        let field = try Self.pageField(top: 20, band: 60..<72)
+        let right = [Point(60, 20), Point(180, 20), Point(180, 150), Point(60, 150)]
+        #expect(field.verified(Self.candidate(right)) == nil)
+        let whole = [Point(20, 20), Point(180, 20), Point(180, 150), Point(20, 150)]
+        #expect(field.verified(Self.candidate(whole)) != nil)
     }
 
     @Test("closing wipes out strokes narrower than its square and keeps a bright square where it was")

@@ -61,13 +61,16 @@ extension GradientField {
             // few pixels outside. A ruled line or a table border is dark on white on both sides
             // and gets no support, however straight it is. Nor does the edge of a row of print
             // (paper above, ink below): with the print wiped out the step is gone, while a
-            // page's own edge stays. (A strip of desk narrower than the closing's square between
-            // the page and the frame is wiped out with the print, so that side goes unbacked.)
+            // page's own edge stays, though not always whole: the wiping lifts a speckled desk
+            // towards the top of its speckle, so a faint edge keeps only part of its step. A
+            // third is enough; a row of print keeps next to none. (A strip of desk narrower than
+            // the closing's square between the page and the frame is wiped out with the print,
+            // so that side goes unbacked.)
             let step = stepContrast(from, to, paper: false).mean
             var value = 0.0
             if step >= Self.minimumStep {
                 let wiped = textless?.stepContrast(from, to, paper: false).mean ?? step
-                if wiped >= Self.minimumPaperStep {
+                if wiped >= min(Self.minimumPaperStep, step / 3) {
                     value = support(from, to, polarity: 1, threshold: Self.edgeThreshold(forStep: min(step, wiped), threshold))
                 }
             }

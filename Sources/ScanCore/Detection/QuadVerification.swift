@@ -21,6 +21,9 @@ extension GradientField {
         // Leaning on the frame, a quad has less evidence, and every other side must pass.
         let leansOnFrame = candidate.sides.contains(where: \.isBorder)
         if paperless.count >= (leansOnFrame ? 1 : Self.maximumPaperlessSides) { return nil }
+        // A side may show no step (a white page on a white desk), but one clearly darker inside
+        // than out, with no light beyond it, runs along print seen from the paper round it.
+        if paperless.contains(where: { !lit[$0] && contrasts[$0].mean <= -Self.minimumStep }) { return nil }
         // Refining can pull a side the search found unbacked onto the edge of a block of print
         // nearby (blurred to grey in the working copy, so even its brightest is darker than the
         // paper beside it). A page's own edge keeps its step with the print wiped out.
@@ -34,6 +37,21 @@ extension GradientField {
         if leansOnFrame, refinedSides.indices.contains(where: { i in
             !candidate.sides[i].isBorder && !lit[i] && farPaperStep(refinedSides[i].0, refinedSides[i].1) < Self.minimumPaperStep
         }) { return nil }
+        // A page cut by the frame runs on out of the photo: the sides that meet the frame keep
+        // their step up to it. Where every one of them dies out short of the frame, the page
+        // ends there, and the frame stands in for a side too faint to have been found. (One
+        // alone can fade under a shadow or a hand.)
+        if leansOnFrame {
+            let meeting = refinedSides.indices.compactMap { i -> (step: Float, whole: Float)? in
+                guard !candidate.sides[i].isBorder, !lit[i] else { return nil }
+                let (a, b) = refinedSides[i], end = Self.frameEndShare
+                let nearFrame: (Point, Point)? = candidate.sides[(i + 3) % 4].isBorder ? (a, a + (b - a) * end)
+                    : candidate.sides[(i + 1) % 4].isBorder ? (b + (a - b) * end, b) : nil
+                guard let (from, to) = nearFrame else { return nil }
+                return (stepContrast(from, to, paper: false).mean, contrasts[i].mean)
+            }
+            if !meeting.isEmpty, meeting.allSatisfy({ $0.step < 0.5 * $0.whole }) { return nil }
+        }
         // Most of a page is paper, brighter than the ring of what it lies on (light sources left
         // out). Under uneven light (the page in shade, the desk in sun) only the steps along its
         // sides can show it, and a page standing out along every side, and clearly on the
@@ -178,6 +196,8 @@ extension GradientField {
     /// texture on a desk, wiped out with the print, can take most of a faint page edge's step
     /// but leaves some.)
     static let vanishedStep: Float = 1
+    /// The share of a side, at its end on the frame, that must keep its step there.
+    static let frameEndShare = 0.2
     /// A page whose this many sides fail the paper step is taken for a region of a flat scan
     /// (one, when it leans on the frame).
     static let maximumPaperlessSides = 2
