@@ -463,9 +463,7 @@ import Testing
         field.light = GradientField.lightMask(field.luma)
         textless.light = field.light
         func candidate(top: Double) -> GradientField.Candidate {
-            let quad = Quad(topLeft: Point(20, top), topRight: Point(140, top), bottomRight: Point(140, 180), bottomLeft: Point(20, 180))
-            let c = quad.corners
-            return GradientField.Candidate(score: 1, quad: quad, sides: (0..<4).map { Line(through: c[$0], c[($0 + 1) % 4]) })
+            Self.candidate([Point(20, top), Point(140, top), Point(140, 180), Point(20, 180)])
         }
         // Below the print, blank paper: a step in the small view, none with the print wiped out.
         let belowPrint = candidate(top: 72)

@@ -31,23 +31,21 @@ extension GradientField {
             !candidate.sides[i].isBorder && !lit[i] && paperSteps[i] >= Self.minimumPaperStep
                 && textless.stepContrast(refinedSides[i].0, refinedSides[i].1, paper: false).mean < Self.vanishedStep
         }) { return nil }
-        // Leaning on the frame, a region of a flat scan can pass every step above: bounded by
-        // the scanner's dark lid on one side and rows of print on the others. Beyond a row of
-        // print lies paper again; beyond a page's own edge, what it lies on goes on.
-        if leansOnFrame, refinedSides.indices.contains(where: { i in
-            !candidate.sides[i].isBorder && !lit[i] && farPaperStep(refinedSides[i].0, refinedSides[i].1) < Self.minimumPaperStep
-        }) { return nil }
-        // A page cut by the frame runs on out of the photo: the sides that meet the frame keep
-        // their step up to it. Where every one of them dies out short of the frame, the page
-        // ends there, and the frame stands in for a side too faint to have been found. (One
-        // alone can fade under a shadow or a hand.)
         if leansOnFrame {
-            let meeting = refinedSides.indices.compactMap { i -> (step: Float, whole: Float)? in
-                guard !candidate.sides[i].isBorder, !lit[i] else { return nil }
+            let unlitOwnSides = refinedSides.indices.filter { !candidate.sides[$0].isBorder && !lit[$0] }
+            // A region of a flat scan can pass every step above: bounded by the scanner's dark
+            // lid on one side and rows of print on the others. Beyond a row of print lies paper
+            // again; beyond a page's own edge, what it lies on goes on.
+            if unlitOwnSides.contains(where: { farPaperStep(refinedSides[$0].0, refinedSides[$0].1) < Self.minimumPaperStep }) { return nil }
+            // A page cut by the frame runs on out of the photo: the sides that meet the frame
+            // keep their step up to it. Where every one of them dies out short of the frame, the
+            // page ends there, and the frame stands in for a side too faint to have been found.
+            // (One alone can fade under a shadow or a hand.)
+            let meeting = unlitOwnSides.compactMap { i -> (step: Float, whole: Float)? in
                 let (a, b) = refinedSides[i], end = Self.frameEndShare
-                let nearFrame: (Point, Point)? = candidate.sides[(i + 3) % 4].isBorder ? (a, a + (b - a) * end)
-                    : candidate.sides[(i + 1) % 4].isBorder ? (b + (a - b) * end, b) : nil
-                guard let (from, to) = nearFrame else { return nil }
+                let startsOnFrame = candidate.sides[(i + 3) % 4].isBorder, endsOnFrame = candidate.sides[(i + 1) % 4].isBorder
+                guard startsOnFrame || endsOnFrame else { return nil }
+                let (from, to) = startsOnFrame ? (a, a + (b - a) * end) : (b + (a - b) * end, b)
                 return (stepContrast(from, to, paper: false).mean, contrasts[i].mean)
             }
             if !meeting.isEmpty, meeting.allSatisfy({ $0.step < 0.5 * $0.whole }) { return nil }
