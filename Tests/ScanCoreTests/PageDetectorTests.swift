@@ -222,6 +222,24 @@ import Testing
         #expect(error < 8, "corner error \(error) px: \(detection.quad)")
     }
 
+    /// A pen lies along the lower part of the right side at a shallow angle: on the desk just
+    /// outside the side, then across it and over the bottom corner onto the desk below. Its
+    /// inner edge steps down from paper (and from desk) as the page's edge does, along the
+    /// whole pen.
+    @Test("a page with a pen lying along a side and across it is found", arguments: [SyntheticPhoto.Background.pale, .light, .textured])
+    func penAlongSide(_ background: SyntheticPhoto.Background) throws {
+        var photo = try SyntheticPhoto.make(page: Self.page, corners: Self.corners, width: 800, height: 800, background: background)
+        let along = Self.corners.bottomRight - Self.corners.topRight
+        let inward = Point(-along.y, along.x).unit
+        // From 6 px outside the side, 40% of the way down, to 8 px inside it, past the corner.
+        let from = Self.corners.topRight + along * 0.4 - inward * 6, to = Self.corners.topRight + along * 1.15 + inward * 8
+        Self.paintEllipse(&photo, centre: (from + to) * 0.5, radii: (from.distance(to: to) / 2, 2.5), direction: to - from, colour: (25, 30, 90))
+        let detection = try #require(PageDetector().detect(in: photo))
+        // The bottom-right corner lies under the pen: 2% of the photo's side.
+        let error = SyntheticPhoto.cornerError(detection.quad, Self.corners)
+        #expect(error < 16, "corner error \(error) px: \(detection.quad)")
+    }
+
     @Test("a page held square to the camera is found")
     func square() throws {
         let q = Quad(topLeft: Point(150, 90), topRight: Point(650, 92), bottomRight: Point(652, 735), bottomLeft: Point(149, 733))
@@ -389,6 +407,23 @@ import Testing
         }
         #expect(settled?.quad == page)
         #expect(checked == [0])
+    }
+
+    /// The first places all refused (near-copies of one wrong outline), the page comes further
+    /// down; so can a block of print that passes the paper checks by chance, less well backed.
+    @Test("below the first places, only a well-backed outline is kept")
+    func laterPlaces() {
+        let page = Quad(topLeft: Point(25, 113), topRight: Point(142, 58), bottomRight: Point(231, 219), bottomLeft: Point(111, 283))
+        let first = GradientField.firstPlaces
+        let scores = (0...first).map { 0.3 - Double($0) * 0.01 }
+        func answer(confidence: Double) -> ScoredQuad? {
+            GradientField.answer(scores: scores, minimumConfidence: PageDetector().minimumConfidence) { index in
+                index < first ? nil : ScoredQuad(quad: page, confidence: confidence, isFrame: false, backing: confidence)
+            }
+        }
+        #expect(answer(confidence: 0.9)?.quad == page)
+        #expect(answer(confidence: GradientField.laterPlaceConfidence - 0.01) == nil)
+        #expect(GradientField.rankedCandidates > first)
     }
 
     @Test("the running maximum and minimum equal a direct scan of every window", arguments: [1, 2, 5, 9])

@@ -151,6 +151,10 @@ extension GradientField {
             // Backing is at most 1: once a score cannot beat the leader's value, no later one can.
             if let leader = best, max(score, 0) <= leader.value { break }
             guard let outline = verify(index) else { continue }
+            // Past the first places, the best-scored were all refused: the weaker an outline's
+            // place, the likelier it passes the paper checks by chance (a block of light print
+            // on a dark slide), so there it must be well backed too.
+            if index >= Self.firstPlaces, !outline.isFrame, outline.confidence < Self.laterPlaceConfidence { continue }
             let value = score * outline.backing
             guard let leader = best else {
                 if outline.isFrame || outline.confidence < minimumConfidence { return outline }
@@ -177,8 +181,15 @@ extension GradientField {
         max(3, min(threshold, step * 0.25))
     }
 
-    /// How many of the best-scored outlines are checked for paper before giving up.
-    static let rankedCandidates = 6
+    /// How many of the best-scored outlines are checked for paper before giving up. One wrong
+    /// side (the ragged end of the print, a pen beside the edge) makes a near-copy of its
+    /// outline with each top or bottom line and can fill the first places, each refused in
+    /// turn; the page's own outline comes further down. Only refusals reach the later places.
+    static let rankedCandidates = 12
+    /// Outlines ranked below this many must reach `laterPlaceConfidence` to be kept.
+    static let firstPlaces = 6
+    /// Backing an outline needs to be kept from below the first places (1 is fully backed).
+    static let laterPlaceConfidence = 0.8
 
     /// Edge-backed length of the outline less its unbacked length, over the image perimeter.
     /// Counting length, not each side's backed share, lets a whole page beat the half below a
