@@ -144,7 +144,8 @@ extension GradientField {
     /// weighing settles those ties on the real edges. Only outlines well enough backed to keep
     /// take part: where the best-scored one is the frame (a flat scan) or too weak to keep
     /// (print on a flat scan makes such outlines), it is the answer and no weaker-scored one is
-    /// sought in its place. Nil when none passes.
+    /// sought in its place. Below the first places, only a well-backed outline is kept
+    /// (`laterPlaceConfidence`). Nil when none passes.
     static func answer(scores: [Double], minimumConfidence: Double, verify: (Int) -> ScoredQuad?) -> ScoredQuad? {
         var best: (value: Double, outline: ScoredQuad)?
         for (index, score) in scores.enumerated() {
