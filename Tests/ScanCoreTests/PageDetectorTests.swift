@@ -472,9 +472,7 @@ import Testing
             }
         }
         let photo = try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels)
-        var field = GradientField(photo), textless = GradientField(photo, closingRadius: 6)
-        field.light = GradientField.lightMask(field.luma)
-        textless.light = field.light
+        let (field, textless) = GradientField.views(of: photo, closingRadius: 6)
         for (a, b) in field.sidesOf(page) {
             let step = field.stepContrast(a, b, paper: false).mean, wiped = textless.stepContrast(a, b, paper: false).mean
             #expect(wiped < GradientField.minimumPaperStep && wiped > step / 3, "step \(step), wiped out \(wiped)")
@@ -493,10 +491,7 @@ import Testing
         for y in 20..<180 { for x in 20..<140 { pixels[y * w + x] = 215 } }
         for y in stride(from: 32, to: 72, by: 3) { for x in 32..<128 { pixels[y * w + x] = 60 } }  // rows of print
         let image = try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels)
-        var field = GradientField(image)
-        var textless = GradientField(image, closingRadius: 4)
-        field.light = GradientField.lightMask(field.luma)
-        textless.light = field.light
+        let (field, textless) = GradientField.views(of: image, closingRadius: 4)
         func candidate(top: Double) -> GradientField.Candidate {
             Self.candidate([Point(20, top), Point(140, top), Point(140, 180), Point(20, 180)])
         }

@@ -15,6 +15,16 @@ struct GradientField {
     /// 1 where a light source may lie (`lightMask`); empty: none is looked for.
     var light: [UInt8] = []
 
+    /// The view of `image` with light sources marked, and the same view with the print wiped
+    /// out (a closing of `closingRadius`). Both judge a side's polarity by the same light
+    /// sources, those of the first view, so a side reads the same way round in each.
+    static func views(of image: PixelBuffer, closingRadius: Int) -> (field: GradientField, textless: GradientField) {
+        var field = GradientField(image), textless = GradientField(image, closingRadius: closingRadius)
+        field.light = lightMask(field.luma)
+        textless.light = field.light
+        return (field, textless)
+    }
+
     /// `closingRadius` > 0 first wipes out dark strokes narrower than about twice that
     /// (text, pens, cables) with a grey closing of each channel.
     init(_ image: PixelBuffer, closingRadius: Int = 0) {

@@ -57,14 +57,9 @@ public struct PageDetector: Sendable {
         let factor = max(1, Int((Double(longSide) / Double(workingSize)).rounded(.up)))
         let small = image.downsampled(by: factor)
         guard small.width >= 16, small.height >= 16 else { return nil }
-        var field = GradientField(small)
-        // The same view with the print wiped out: a faint page edge that the lines of text
-        // outvote in the first is among the strongest lines here, and the page is a plain
-        // bright region.
-        var textless = GradientField(small, closingRadius: max(2, Int((0.015 * Double(max(small.width, small.height))).rounded())))
-        // Both views judge a side's polarity by the same light sources.
-        field.light = GradientField.lightMask(field.luma)
-        textless.light = field.light
+        // With the print wiped out, a faint page edge that the lines of text outvote in the
+        // first view is among the strongest lines, and the page is a plain bright region.
+        let (field, textless) = GradientField.views(of: small, closingRadius: max(2, Int((0.015 * Double(max(small.width, small.height))).rounded())))
         guard let best = field.pageOutline(minimumAreaFraction: minimumAreaFraction, minimumConfidence: minimumConfidence, textless: textless) else { return nil }
         guard !best.isFrame, best.confidence >= minimumConfidence else { return nil }
         // Working-copy coordinates → source pixels (pixel-corner convention on both sides).

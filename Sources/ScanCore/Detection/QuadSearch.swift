@@ -189,7 +189,7 @@ extension GradientField {
     static let rankedCandidates = 12
     /// Outlines ranked below this many must reach `laterPlaceConfidence` to be kept.
     static let firstPlaces = 6
-    /// Backing an outline needs to be kept from below the first places (1 is fully backed).
+    /// The confidence an outline needs to be kept from below the first places (1: fully backed).
     static let laterPlaceConfidence = 0.8
 
     /// Edge-backed length of the outline less its unbacked length, over the image perimeter.
