@@ -539,6 +539,35 @@ import Testing
         #expect(field.verified(Self.candidate(whole)) != nil)
     }
 
+    @Test("thinned votes: the broad ramp of a soft shadow's edge stands for one line, not a sheaf")
+    func thinnedVotes() throws {
+        let w = 200, h = 160
+        var pixels = [UInt8](repeating: 0, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w { pixels[y * w + x] = UInt8(80 + 120 / (1 + exp(-Double(x - 100) / 8))) }
+        }
+        let field = GradientField(try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels))
+        func upright(_ lines: [Line]) -> Int {
+            let strongest = lines.first?.votes ?? 0
+            return lines.filter { $0.votes >= strongest / 2 && $0.angle(to: Line(theta: 0, rho: 0)) < 0.1 }.count
+        }
+        #expect(upright(field.houghLines(maxLines: 64, thin: true)) == 1)
+        #expect(upright(field.houghLines(maxLines: 64)) > 1)
+    }
+
+    @Test("capped votes: a long faint edge outranks a short strong one where votes count length")
+    func cappedVotes() throws {
+        let w = 200, h = 160
+        var pixels = [UInt8](repeating: 150, count: w * h)
+        for y in 120..<h { for x in 0..<w { pixels[y * w + x] = 160 } }  // faint, the width of the frame
+        for y in 0..<80 { for x in 150..<w { pixels[y * w + x] = 10 } }  // a black block, its side 80 px
+        let field = GradientField(try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels))
+        let byLength = try #require(field.houghLines(maxLines: 8, voteCap: 1.5).first)
+        #expect(abs(byLength.theta - .pi / 2) < 0.05 && abs(byLength.rho - 120) < 3)
+        let byContrast = try #require(field.houghLines(maxLines: 8).first)
+        #expect(byContrast.theta < 0.05 && abs(byContrast.rho - 150) < 3)
+    }
+
     @Test("closing wipes out strokes narrower than its square and keeps a bright square where it was")
     func closing() {
         let w = 60, h = 60

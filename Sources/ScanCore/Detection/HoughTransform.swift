@@ -38,7 +38,10 @@ struct Line {
 extension GradientField {
     static let thetaBins = 180
 
-    func houghLines(maxLines: Int) -> [Line] {
+    /// The view's lines, strongest first. Each edge pixel votes for the lines through it that
+    /// run across its gradient, by its magnitude up to `voteCap` times the edge threshold; with
+    /// `thin`, only pixels on the ridge of an edge (no weaker than both neighbours across it) vote.
+    func houghLines(maxLines: Int, voteCap: Float = 4, thin: Bool = false) -> [Line] {
         let diag = Int((Double(width * width + height * height)).squareRoot()) + 2
         let rhoBins = 2 * diag + 1
         var accumulator = [Float](repeating: 0, count: Self.thetaBins * rhoBins)
@@ -50,10 +53,20 @@ extension GradientField {
                 let i = y * width + x
                 let m = magnitude[i]
                 guard m >= threshold else { continue }
+                if thin {
+                    // The neighbours across the edge: the gradient's direction to the nearest
+                    // of the four axes and diagonals (tan 67.5° ≈ 2.414).
+                    let ax = abs(gx[i]), ay = abs(gy[i])
+                    let (a, b): (Int, Int) = if ax > 2.414 * ay { (i - 1, i + 1) }
+                        else if ay > 2.414 * ax { (i - width, i + width) }
+                        else if (gx[i] > 0) == (gy[i] > 0) { (i - width - 1, i + width + 1) }
+                        else { (i - width + 1, i + width - 1) }
+                    guard m >= magnitude[a], m >= magnitude[b] else { continue }
+                }
                 var angle = atan2(Double(gy[i]), Double(gx[i]))
                 if angle < 0 { angle += .pi }
                 let center = Int((angle / .pi * Double(Self.thetaBins)).rounded()) % Self.thetaBins
-                let weight = min(m, 4 * threshold)
+                let weight = min(m, voteCap * threshold)
                 let px = Float(x) + 0.5, py = Float(y) + 0.5
                 for d in -spread...spread {
                     var t = center + d

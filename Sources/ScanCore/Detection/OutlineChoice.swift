@@ -9,7 +9,12 @@ extension GradientField {
     /// an edge outline backed less than `minimumConfidence` would be dropped, so it does not
     /// stand in the way of a region.
     func pageOutline(minimumAreaFraction: Double, minimumConfidence: Double, textless: GradientField) -> ScoredQuad? {
-        let edges = bestQuad(minimumAreaFraction: minimumAreaFraction, minimumConfidence: minimumConfidence, extraLines: textless.houghLines(maxLines: 64), textless: textless)
+        // With the print wiped out, what is left are the outlines of things: a page edge there
+        // is long but may be faint beside the short, strong edge of a black phone or a mug, so
+        // its votes count length more than contrast; and only ridges vote, so a broad ramp of
+        // shading does not stand for a sheaf of parallel lines.
+        let textlessLines = textless.houghLines(maxLines: 64, voteCap: 1.5, thin: true)
+        let edges = bestQuad(minimumAreaFraction: minimumAreaFraction, minimumConfidence: minimumConfidence, extraLines: textlessLines, textless: textless)
         let regions = paperRegions(textless.luma, minimumAreaFraction: minimumAreaFraction, compare: edges.map { [$0.quad] } ?? [])
         // A region's outline passes the same paper checks as an edge outline, and must be as
         // well backed by edges: a side along a soft shadow or a shading boundary is no page edge.

@@ -31,7 +31,8 @@ public struct PageDetection: Sendable, Equatable {
 ///    folded page's sides bend (`CornerFit`); where the paper boundary of a side runs on past
 ///    a corner (a curled edge, a page standing up at a fold), the corner moves to its end;
 /// 6. a second cue reads the page as a bright region of a copy with the print wiped out (a grey
-///    closing): its lines join step 3's candidates, and its most quadrilateral level set
+///    closing): its lines (there only the ridges of edges vote, by length more than
+///    contrast) join step 3's candidates, and its most quadrilateral level set
 ///    replaces the edge outline where that is a larger pale surface around the page, where the
 ///    region fits the page far better (a crumpled sheet), or where the edge outline is too
 ///    poorly backed to keep. See `OutlineChoice`.
