@@ -482,6 +482,39 @@ import Testing
         #expect(error < 6, "corner error \(error) px: \(detection.quad)")
     }
 
+    @Test("a faint page edge with a pen lying along it, just outside, keeps enough of its step with the pen wiped out")
+    func penAlongFaintEdge() throws {
+        let w = 400, h = 300
+        let page = Quad(topLeft: Point(120, 40), topRight: Point(300, 52), bottomRight: Point(290, 270), bottomLeft: Point(105, 258))
+        let right = Line(through: page.topRight, page.bottomRight)
+        let along = (page.bottomRight - page.topRight).unit, length = page.topRight.distance(to: page.bottomRight)
+        var rng = SyntheticPhoto.Random(seed: 11)
+        var speckle = [Double](repeating: 0, count: (w / 2 + 1) * (h / 2 + 1))
+        for i in speckle.indices { speckle[i] = rng.range(-8...8) }
+        var pixels = [UInt8](repeating: 0, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                let p = Point(Double(x) + 0.5, Double(y) + 0.5)
+                var value: Double = 196 + speckle[(y / 2) * (w / 2 + 1) + x / 2]
+                if page.contains(p) {
+                    let row = (y - 70) % 12
+                    value = y > 70 && y < 230 && row < 5 && x > 140 && x < 270 && (x / 9) % 5 != 4 ? 50 : 208
+                }
+                // The pen: 3 px wide, 2 px outside the right side, along most of it.
+                let outside = right.rho - Point.dot(p, right.normal), t = Point.dot(p - page.topRight, along) / length
+                if outside >= 2, outside <= 5, t > 0.1, t < 0.9 { value = 35 }
+                pixels[y * w + x] = UInt8(max(0, min(255, value + Double(Int(rng.next() % 5) - 2))))
+            }
+        }
+        let photo = try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels)
+        let (field, textless) = GradientField.views(of: photo, closingRadius: 6)
+        let step = field.stepContrast(page.topRight, page.bottomRight, paper: false).mean
+        let wiped = textless.stepContrast(page.topRight, page.bottomRight, paper: false).mean
+        // The pen makes the step strong; wiped out, the faint step between paper and desk is left.
+        #expect(wiped < GradientField.minimumPaperStep && step / 3 > GradientField.minimumPaperStep, "step \(step), wiped out \(wiped)")
+        #expect(GradientField.stepSurvivesWiping(step: step, wiped: wiped))
+    }
+
     /// A page whose print fills its top half, seen as small as the detector sees it: the rows
     /// of print blur into grey, darker even at their brightest than the blank paper below them.
     @Test("a side along the edge of a block of print is refused; the page's own sides pass")
@@ -497,6 +530,8 @@ import Testing
         }
         // Below the print, blank paper: a step in the small view, none with the print wiped out.
         let belowPrint = candidate(top: 72)
+        let (a, b) = (Point(20, 72), Point(140, 72))
+        #expect(!GradientField.stepSurvivesWiping(step: field.stepContrast(a, b, paper: false).mean, wiped: textless.stepContrast(a, b, paper: false).mean))
         #expect(field.verified(belowPrint) != nil, "the small view alone takes it for a page")
         #expect(field.verified(belowPrint, textless: textless) == nil)
         #expect(field.verified(candidate(top: 20), textless: textless) != nil)

@@ -62,15 +62,16 @@ extension GradientField {
             // and gets no support, however straight it is. Nor does the edge of a row of print
             // (paper above, ink below): with the print wiped out the step is gone, while a
             // page's own edge stays, though not always whole: the wiping lifts a speckled desk
-            // towards the top of its speckle, so a faint edge keeps only part of its step. A
-            // third is enough; a row of print keeps next to none. (A strip of desk narrower than
-            // the closing's square between the page and the frame is wiped out with the print,
-            // so that side goes unbacked.)
+            // towards the top of its speckle, so a faint edge keeps only part of its step, and a
+            // pen or cable lying beside it adds to its step only until it is wiped out. A third,
+            // or half the paper step, is enough; a row of print keeps next to none. (A strip of
+            // desk narrower than the closing's square between the page and the frame is wiped
+            // out with the print, so that side goes unbacked.)
             let step = stepContrast(from, to, paper: false).mean
             var value = 0.0
             if step >= Self.minimumStep {
                 let wiped = textless?.stepContrast(from, to, paper: false).mean ?? step
-                if wiped >= min(Self.minimumPaperStep, step / 3) {
+                if Self.stepSurvivesWiping(step: step, wiped: wiped) {
                     value = support(from, to, polarity: 1, threshold: Self.edgeThreshold(forStep: min(step, wiped), threshold))
                 }
             }
@@ -180,6 +181,12 @@ extension GradientField {
     /// white page on an off-white desk), as the smoothed Sobel of a step peaks at ~3/8 of it.
     static func edgeThreshold(forStep step: Float, _ threshold: Float) -> Float {
         max(3, min(threshold, step * 0.25))
+    }
+
+    /// Whether a side's step `step` keeps enough of itself, `wiped`, with the print wiped out
+    /// to be a page edge, not the edge of a row of print (see `bestQuad`).
+    static func stepSurvivesWiping(step: Float, wiped: Float) -> Bool {
+        wiped >= min(minimumPaperStep / 2, step / 3)
     }
 
     /// How many of the best-scored outlines are checked for paper before giving up. One wrong
