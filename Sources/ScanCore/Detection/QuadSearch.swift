@@ -6,8 +6,9 @@ extension GradientField {
     static let candidatesPerOrientation = 18
     /// Lines within this angle of the diagonal are candidates for either orientation.
     static let diagonalBand = 15 * Double.pi / 180
-    /// At most this many lines of each orientation join from the textless view.
-    static let extraCandidatesPerOrientation = 4
+    /// At most this many lines of each orientation join from the textless view: a phone, a
+    /// note and a mug on the desk each leave two or more there, besides the page's own sides.
+    static let extraCandidatesPerOrientation = 8
 
     /// `extraLines` (from the textless view) join the candidates where they are new; where
     /// `textless` is given, a side's step must also be there. Outlines backed less than
