@@ -603,6 +603,33 @@ import Testing
         #expect(byContrast.theta < 0.05 && abs(byContrast.rho - 150) < 3)
     }
 
+    @Test("print running on past a part's side makes the region round it the page; a plain surface round a page does not")
+    func printContinuesPastCrease() throws {
+        let w = 200, h = 170
+        // A page on a dark desk, its right part beyond a crease at x = 110 in shade, print on both.
+        var pixels = [UInt8](repeating: 60, count: w * h)
+        for y in 20..<150 {
+            for x in 20..<180 {
+                let printed = y >= 30 && y < 140 && (y - 30) % 6 < 2 && x >= 28 && x < 172 && (x / 7) % 4 != 3
+                pixels[y * w + x] = printed ? 40 : (x < 110 ? 215 : 160)
+            }
+        }
+        let field = GradientField(try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels))
+        let part = Quad(topLeft: Point(20, 20), topRight: Point(110, 20), bottomRight: Point(110, 150), bottomLeft: Point(20, 150))
+        let whole = Quad(topLeft: Point(20, 20), topRight: Point(180, 20), bottomRight: Point(180, 150), bottomLeft: Point(20, 150))
+        #expect(field.printContinues(from: part, into: whole))
+        // A printed page on a plain grey table.
+        var table = [UInt8](repeating: 60, count: w * h)
+        for y in 10..<160 { for x in 10..<190 { table[y * w + x] = 150 } }
+        for y in 40..<130 {
+            for x in 50..<150 { table[y * w + x] = y >= 48 && y < 122 && (y - 48) % 6 < 2 && x >= 56 && x < 144 ? 40 : 215 }
+        }
+        let onTable = GradientField(try PixelBuffer(width: w, height: h, format: .gray, pixels: table))
+        let page = Quad(topLeft: Point(50, 40), topRight: Point(150, 40), bottomRight: Point(150, 130), bottomLeft: Point(50, 130))
+        let surface = Quad(topLeft: Point(10, 10), topRight: Point(190, 10), bottomRight: Point(190, 160), bottomLeft: Point(10, 160))
+        #expect(!onTable.printContinues(from: page, into: surface))
+    }
+
     @Test("closing wipes out strokes narrower than its square and keeps a bright square where it was")
     func closing() {
         let w = 60, h = 60

@@ -34,6 +34,12 @@ extension GradientField {
         while let inner = verifiedRegions.first(where: { $0.quad != choice.quad && isNested($0.quad, in: choice.quad) }) {
             choice = inner
         }
+        // A crease or a shadow across a page splits it: the part in light has a clean outline
+        // with the crease for a side, and the sheet round it is a region whose part beyond the
+        // crease carries print as the part within does.
+        if let whole = verifiedRegions.first(where: { $0.quad != choice.quad && printContinues(from: choice.quad, into: $0.quad) }) {
+            choice = whole
+        }
         return choice
     }
 
@@ -95,6 +101,26 @@ extension GradientField {
         let ringDensity = Double(sample.ringEdges) / Double(sample.ring.count)
         return inside - ring >= Self.minimumPaperStep && ringDensity <= 0.5 * insideDensity
     }
+
+    /// `part` lies within `whole` (its corners at most the nesting margin outside it), which is
+    /// much larger, and the rest of `whole` carries print as densely as `part` does (at least
+    /// half as many edge pixels) on a part with print.
+    func printContinues(from part: Quad, into whole: Quad) -> Bool {
+        let margin = Self.nestingMargin * Double(max(width, height))
+        let sides = sidesOf(whole).map { Line(through: $0.0, $0.1) }
+        guard part.corners.allSatisfy({ corner in sides.allSatisfy { Point.dot(corner, $0.normal) - $0.rho >= -margin } }),
+              whole.area >= Self.wholeToPart * part.area else { return false }
+        let sample = ringSample(part, whole, stride: 2)
+        guard sample.inside.count >= 50, sample.ring.count >= 50 else { return false }
+        let within = Double(sample.insideEdges) / Double(sample.inside.count)
+        let beyond = Double(sample.ringEdges) / Double(sample.ring.count)
+        return within >= Self.printedShare && beyond >= 0.5 * within
+    }
+
+    /// How much larger than the part in light a whole page split by a crease must be.
+    static let wholeToPart = 1.25
+    /// The share of a page's pixels on edges above which it carries print.
+    static let printedShare = 0.03
 
     /// How far, as a share of the image's long side, a page must lie inside a surface's outline.
     static let nestingMargin = 0.02

@@ -34,8 +34,9 @@ public struct PageDetection: Sendable, Equatable {
 ///    closing): its lines (there only the ridges of edges vote, by length more than
 ///    contrast) join step 3's candidates, and its most quadrilateral level set
 ///    replaces the edge outline where that is a larger pale surface around the page, where the
-///    region fits the page far better (a crumpled sheet), or where the edge outline is too
-///    poorly backed to keep. See `OutlineChoice`.
+///    region fits the page far better (a crumpled sheet), where the edge outline is the part
+///    of a sheet in light, cut off at a crease, with print running on beyond it, or where the
+///    edge outline is too poorly backed to keep. See `OutlineChoice`.
 ///
 /// It returns nil for flat scans (the best outline is the image frame itself) and whenever the
 /// best outline is not convincing: a wrong crop is worse than none.
