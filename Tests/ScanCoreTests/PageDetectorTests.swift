@@ -449,13 +449,13 @@ import Testing
         }
     }
 
-    /// A page on a speckled desk a little darker than the paper. Wiping out the print lifts the
-    /// desk towards the top of its speckle, so its sides keep less than the paper step there,
-    /// though far more of their step than a row of print keeps.
-    @Test("a page on a speckled desk nearly as light as the paper is found")
-    func speckledDesk() throws {
+    /// The page of the speckled-desk tests, in a 400×300 photo.
+    static let speckledPage = Quad(topLeft: Point(120, 40), topRight: Point(300, 52), bottomRight: Point(290, 270), bottomLeft: Point(105, 258))
+
+    /// `speckledPage`, printed, on a speckled desk a little darker than the paper; `over` gives
+    /// the brightness of anything lying on top at a point (nil: nothing).
+    static func speckledDeskPhoto(over: (Point) -> Double? = { _ in nil }) throws -> PixelBuffer {
         let w = 400, h = 300
-        let page = Quad(topLeft: Point(120, 40), topRight: Point(300, 52), bottomRight: Point(290, 270), bottomLeft: Point(105, 258))
         var rng = SyntheticPhoto.Random(seed: 11)
         var speckle = [Double](repeating: 0, count: (w / 2 + 1) * (h / 2 + 1))
         for i in speckle.indices { speckle[i] = rng.range(-8...8) }
@@ -464,14 +464,23 @@ import Testing
             for x in 0..<w {
                 let p = Point(Double(x) + 0.5, Double(y) + 0.5)
                 var value: Double = 196 + speckle[(y / 2) * (w / 2 + 1) + x / 2]
-                if page.contains(p) {
+                if speckledPage.contains(p) {
                     let row = (y - 70) % 12
                     value = y > 70 && y < 230 && row < 5 && x > 140 && x < 270 && (x / 9) % 5 != 4 ? 50 : 208
                 }
+                value = over(p) ?? value
                 pixels[y * w + x] = UInt8(max(0, min(255, value + Double(Int(rng.next() % 5) - 2))))
             }
         }
-        let photo = try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels)
+        return try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels)
+    }
+
+    /// A page on a speckled desk a little darker than the paper. Wiping out the print lifts the
+    /// desk towards the top of its speckle, so its sides keep less than the paper step there,
+    /// though far more of their step than a row of print keeps.
+    @Test("a page on a speckled desk nearly as light as the paper is found")
+    func speckledDesk() throws {
+        let page = Self.speckledPage, photo = try Self.speckledDeskPhoto()
         let (field, textless) = GradientField.views(of: photo, closingRadius: 6)
         for (a, b) in field.sidesOf(page) {
             let step = field.stepContrast(a, b, paper: false).mean, wiped = textless.stepContrast(a, b, paper: false).mean
@@ -484,29 +493,14 @@ import Testing
 
     @Test("a faint page edge with a pen lying along it, just outside, keeps enough of its step with the pen wiped out")
     func penAlongFaintEdge() throws {
-        let w = 400, h = 300
-        let page = Quad(topLeft: Point(120, 40), topRight: Point(300, 52), bottomRight: Point(290, 270), bottomLeft: Point(105, 258))
+        let page = Self.speckledPage
         let right = Line(through: page.topRight, page.bottomRight)
         let along = (page.bottomRight - page.topRight).unit, length = page.topRight.distance(to: page.bottomRight)
-        var rng = SyntheticPhoto.Random(seed: 11)
-        var speckle = [Double](repeating: 0, count: (w / 2 + 1) * (h / 2 + 1))
-        for i in speckle.indices { speckle[i] = rng.range(-8...8) }
-        var pixels = [UInt8](repeating: 0, count: w * h)
-        for y in 0..<h {
-            for x in 0..<w {
-                let p = Point(Double(x) + 0.5, Double(y) + 0.5)
-                var value: Double = 196 + speckle[(y / 2) * (w / 2 + 1) + x / 2]
-                if page.contains(p) {
-                    let row = (y - 70) % 12
-                    value = y > 70 && y < 230 && row < 5 && x > 140 && x < 270 && (x / 9) % 5 != 4 ? 50 : 208
-                }
-                // The pen: 3 px wide, 2 px outside the right side, along most of it.
-                let outside = right.rho - Point.dot(p, right.normal), t = Point.dot(p - page.topRight, along) / length
-                if outside >= 2, outside <= 5, t > 0.1, t < 0.9 { value = 35 }
-                pixels[y * w + x] = UInt8(max(0, min(255, value + Double(Int(rng.next() % 5) - 2))))
-            }
+        // The pen: 3 px wide, 2 px outside the right side, along most of it.
+        let photo = try Self.speckledDeskPhoto { p in
+            let outside = right.rho - Point.dot(p, right.normal), t = Point.dot(p - page.topRight, along) / length
+            return outside >= 2 && outside <= 5 && t > 0.1 && t < 0.9 ? 35 : nil
         }
-        let photo = try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels)
         let (field, textless) = GradientField.views(of: photo, closingRadius: 6)
         let step = field.stepContrast(page.topRight, page.bottomRight, paper: false).mean
         let wiped = textless.stepContrast(page.topRight, page.bottomRight, paper: false).mean
