@@ -16,10 +16,11 @@ extension GradientField {
         let textlessLines = textless.houghLines(maxLines: 64, voteCap: 1.5, thin: true)
         let edges = bestQuad(minimumAreaFraction: minimumAreaFraction, minimumConfidence: minimumConfidence, extraLines: textlessLines, textless: textless)
         let regions = paperRegions(textless.luma, minimumAreaFraction: minimumAreaFraction, compare: edges.map { [$0.quad] } ?? [])
-        // A region's outline passes the same paper checks as an edge outline, and must be as
-        // well backed by edges: a side along a soft shadow or a shading boundary is no page edge.
-        let verifiedRegions = regions.found.compactMap { verified(candidate(for: $0), textless: textless) }
-            .filter { $0.confidence >= Self.minimumRegionConfidence }
+        // A region's outline passes the same paper checks as an edge outline, and to stand alone
+        // must be as well backed by edges: a side along a soft shadow or a shading boundary is no
+        // page edge.
+        let checkedRegions = regions.found.compactMap { verified(candidate(for: $0), textless: textless) }
+        let verifiedRegions = checkedRegions.filter { $0.confidence >= Self.minimumRegionConfidence }
         if let frame = edges, frame.isFrame {
             // No outline beats the frame: a flat scan, or a page whose edges are too faint for
             // the line search (white on an off-white desk). Only a clean region lying on a
@@ -36,8 +37,9 @@ extension GradientField {
         }
         // A crease or a shadow across a page splits it: the part in light has a clean outline
         // with the crease for a side, and the sheet round it is a region whose part beyond the
-        // crease carries print as the part within does.
-        if let whole = verifiedRegions.first(where: { $0.quad != choice.quad && printContinues(from: choice.quad, into: $0.quad) }) {
+        // crease carries print as the part within does. Its sides bend at the fold, so it may
+        // pass the paper checks yet be too poorly backed by straight edges to stand alone.
+        if let whole = checkedRegions.first(where: { $0.quad != choice.quad && printContinues(from: choice.quad, into: $0.quad) }) {
             choice = whole
         }
         return choice
