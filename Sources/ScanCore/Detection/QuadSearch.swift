@@ -59,18 +59,19 @@ extension GradientField {
             let cached = cache[key]
             if !cached.isNaN { return cached }
             // A page edge is a step: the paper a few pixels inside is brighter than what lies a
-            // few pixels outside. A ruled line or a table border is dark on white on both sides
-            // and gets no support, however straight it is. Nor does the edge of a row of print
-            // (paper above, ink below): with the print wiped out the step is gone, while a
-            // page's own edge stays, though not always whole: the wiping lifts a speckled desk
-            // towards the top of its speckle, so a faint edge keeps only part of its step, and a
-            // pen or cable lying beside it adds to its step only until it is wiped out. A third,
-            // or half the paper step, is enough; a row of print keeps next to none. (A strip of
-            // desk narrower than the closing's square between the page and the frame is wiped
-            // out with the print, so that side goes unbacked.)
-            let step = stepContrast(from, to, paper: false).mean
+            // few pixels outside, along most of the side (a mug or a note over part of it takes
+            // the step there, not the side's median). A ruled line or a table border is dark on
+            // white on both sides and gets no support, however straight it is. Nor does the edge
+            // of a row of print (paper above, ink below): with the print wiped out the step is
+            // gone, while a page's own edge stays, though not always whole: the wiping lifts a
+            // speckled desk towards the top of its speckle, so a faint edge keeps only part of
+            // its step, and a pen or cable lying beside it adds to its step only until it is
+            // wiped out. A third, or half the paper step, is enough; a row of print keeps next to
+            // none. (A strip of desk narrower than the closing's square between the page and the
+            // frame is wiped out with the print, so that side goes unbacked.)
+            let contrast = stepContrast(from, to, paper: false), step = contrast.mean
             var value = 0.0
-            if step >= Self.minimumStep {
+            if contrast.median >= Self.minimumStep {
                 let wiped = textless?.stepContrast(from, to, paper: false).mean ?? step
                 if Self.stepSurvivesWiping(step: step, wiped: wiped) {
                     value = support(from, to, polarity: 1, threshold: Self.edgeThreshold(forStep: min(step, wiped), threshold))

@@ -209,11 +209,12 @@ extension GradientField {
     /// difference of the means, and of the 90th percentiles (paper against the brightest of
     /// the outside). Where a light source lies outside, the page is the darker side and the
     /// difference is taken the other way; `lit` is the share of the side where it does, and
-    /// the percentiles are read where it does not.
+    /// the percentiles are read where it does not. `median` is the middle of the steps at each
+    /// point along the side: a mug, a note or a hand over part of it does not move that.
     /// `paper: false` skips the percentiles (the search calls this for thousands of sides).
-    func stepContrast(_ a: Point, _ b: Point, paper: Bool = true) -> (mean: Float, paper: Float, lit: Float) {
+    func stepContrast(_ a: Point, _ b: Point, paper: Bool = true) -> (mean: Float, paper: Float, lit: Float, median: Float) {
         let c = bandContrast(a, b, paper: paper, depths: 3...7, outsideShift: 0)
-        return (c.mean, c.paperSamples > 0 ? c.paper : 0, c.lit)
+        return (c.mean, c.paperSamples > 0 ? c.paper : 0, c.lit, c.median)
     }
 
     /// The paper step across a side a little further out: paper 3–9 px inside against what
@@ -228,14 +229,17 @@ extension GradientField {
 
     /// `stepContrast` over bands `depths` px inside and `depths + outsideShift` px outside.
     private func bandContrast(_ a: Point, _ b: Point, paper: Bool, depths: ClosedRange<Int>, outsideShift: Int)
-        -> (mean: Float, paper: Float, lit: Float, paperSamples: Int) {
+        -> (mean: Float, paper: Float, lit: Float, paperSamples: Int, median: Float) {
         let length = a.distance(to: b)
-        guard length >= 4 else { return (0, 0, 0, 0) }
+        guard length >= 4 else { return (0, 0, 0, 0, 0) }
         let dx = (b.x - a.x) / length, dy = (b.y - a.y) / length
         let nx = -dy, ny = dx
         var inside: [Float] = [], outside: [Float] = []
         var sum: Float = 0, count: Float = 0, litSamples = 0
         let samples = Self.contrastSamples
+        // Each point's own step, for the median along the side.
+        var steps = [Float](repeating: 0, count: samples)
+        var measured = 0
         if paper {
             inside.reserveCapacity(samples * depths.count)
             outside.reserveCapacity(samples * depths.count)
@@ -250,6 +254,7 @@ extension GradientField {
                     let px = a.x + dx * t, py = a.y + dy * t
                     let sign = Float(edgePolarity(light, px, py, nx, ny))
                     if sign < 0 { litSamples += 1 }
+                    var pointSum: Float = 0, pointCount: Float = 0
                     for step in depths {
                         let d = Double(step), e = Double(step + outsideShift)
                         let xi = Int((px + nx * d).rounded(.down)), yi = Int((py + ny * d).rounded(.down))
@@ -258,20 +263,27 @@ extension GradientField {
                         let i = luma[yi * width + xi], o = luma[yo * width + xo]
                         sum += sign * (i - o)
                         count += 1
+                        pointSum += sign * (i - o)
+                        pointCount += 1
                         if paper && sign > 0 {
                             inside.append(i)
                             outside.append(o)
                         }
                     }
+                    if pointCount > 0 {
+                        steps[measured] = pointSum / pointCount
+                        measured += 1
+                    }
                 }
             }
         }
-        guard count > 0 else { return (0, 0, 0, 0) }
+        guard count > 0 else { return (0, 0, 0, 0, 0) }
         let mean = sum / count, lit = Float(litSamples) / Float(samples)
-        guard paper, !inside.isEmpty else { return (mean, 0, lit, 0) }
+        let median = steps[0..<measured].sorted()[measured / 2]
+        guard paper, !inside.isEmpty else { return (mean, 0, lit, 0, median) }
         inside.sort()
         outside.sort()
         let p90 = min(inside.count - 1, inside.count * 9 / 10)
-        return (mean, inside[p90] - outside[p90], lit, inside.count)
+        return (mean, inside[p90] - outside[p90], lit, inside.count, median)
     }
 }
