@@ -613,6 +613,25 @@ import Testing
         #expect(byContrast.theta < 0.05 && abs(byContrast.rho - 150) < 3)
     }
 
+    @Test("lines by their longest unbroken edge: a faint page side outranks a line grazing a row of small dark blocks")
+    func longestRunFirst() throws {
+        let w = 200, h = 160
+        var pixels = [UInt8](repeating: 150, count: w * h)
+        for y in 120..<h { for x in 60..<140 { pixels[y * w + x] = 160 } }  // faint, 80 px long
+        for x0 in stride(from: 2, to: w - 10, by: 14) {  // 10 px blocks 4 px apart, across the frame
+            for y in 35..<45 { for x in x0..<(x0 + 10) { pixels[y * w + x] = 40 } }
+        }
+        let field = GradientField(try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels))
+        func isFaintSide(_ line: Line) -> Bool { abs(line.theta - .pi / 2) < 0.05 && abs(line.rho - 120) < 3 }
+        let byVotes = field.houghLines(maxLines: 64, voteCap: 1.5, thin: true)
+        let first = try #require(byVotes.first), second = try #require(byVotes.dropFirst().first)
+        #expect(!isFaintSide(first) && !isFaintSide(second), "the squares' tops and bottoms outvote it: \(byVotes.prefix(4))")
+        #expect(byVotes.contains(where: isFaintSide))
+        let byRun = try #require(field.byLongestRun(byVotes, minimum: GradientField.runFloor).first)
+        #expect(isFaintSide(byRun), "\(byRun)")
+        #expect(field.longestRun(along: byRun, minimum: GradientField.runFloor) >= 76)
+    }
+
     @Test("print running on past a part's side makes the region round it the page; a plain surface round a page does not")
     func printContinuesPastCrease() throws {
         let w = 200, h = 170

@@ -110,6 +110,69 @@ extension GradientField {
         return lines
     }
 
+    /// `lines`, longest `longestRun` first (ties in their order).
+    func byLongestRun(_ lines: [Line], minimum: Float) -> [Line] {
+        let runs = lines.map { longestRun(along: $0, minimum: minimum) }
+        return lines.indices.sorted { runs[$0] > runs[$1] || (runs[$0] == runs[$1] && $0 < $1) }.map { lines[$0] }
+    }
+
+    /// The longest stretch of `line` in the frame along which an edge runs: pixels within a
+    /// pixel of it whose gradient points across it, one way all along, at least `minimum`
+    /// strong, with gaps of at most `gap` pixels.
+    func longestRun(along line: Line, minimum: Float, gap: Int = 2) -> Int {
+        let dx = -line.sinTheta, dy = line.cosTheta, nx = line.cosTheta, ny = line.sinTheta
+        let ox = nx * line.rho, oy = ny * line.rho
+        // The stretch of t for which the line lies in the frame.
+        var low = -Double.infinity, high = Double.infinity
+        for (o, d, size) in [(ox, dx, Double(width)), (oy, dy, Double(height))] {
+            if abs(d) < 1e-9 {
+                if o < 0 || o > size { return 0 }
+                continue
+            }
+            let a = (0 - o) / d, b = (size - o) / d
+            low = max(low, min(a, b))
+            high = min(high, max(a, b))
+        }
+        guard high > low else { return 0 }
+        let cosine: Float = 0.94  // within 20° of the line's normal
+        let fnx = Float(nx), fny = Float(ny)
+        var best = 0, run = 0, missed = 0, runSign: Float = 0
+        magnitude.withUnsafeBufferPointer { magnitude in
+            gx.withUnsafeBufferPointer { gx in
+                gy.withUnsafeBufferPointer { gy in
+                    var t = low.rounded(.up)
+                    while t <= high {
+                        let px = ox + dx * t, py = oy + dy * t
+                        var sign: Float = 0
+                        // On the line, then a pixel either side of it.
+                        for off in 0..<3 where sign == 0 {
+                            let d = off == 0 ? 0 : (off == 1 ? -1.0 : 1.0)
+                            let x = Int((px + nx * d).rounded(.down)), y = Int((py + ny * d).rounded(.down))
+                            guard x >= 0, y >= 0, x < width, y < height else { continue }
+                            let i = y * width + x, m = magnitude[i]
+                            let across = (gx[i] * fnx + gy[i] * fny) / 8
+                            if m >= minimum, abs(across) >= cosine * m { sign = across > 0 ? 1 : -1 }
+                        }
+                        if sign != 0 && (run == 0 || sign == runSign) {
+                            run += 1 + missed
+                            missed = 0
+                            runSign = sign
+                        } else if run > 0 && missed < gap {
+                            missed += 1
+                        } else {
+                            run = sign != 0 ? 1 : 0
+                            runSign = sign
+                            missed = 0
+                        }
+                        best = max(best, run)
+                        t += 1
+                    }
+                }
+            }
+        }
+        return best
+    }
+
     /// Lines (θ, ρ) within 5° and `distance` pixels of each other (θ wraps at 180° with ρ
     /// negated).
     static func similar(_ thetaA: Double, _ rhoA: Double, _ thetaB: Double, _ rhoB: Double, _ distance: Double) -> Bool {

@@ -12,8 +12,11 @@ extension GradientField {
         // With the print wiped out, what is left are the outlines of things: a page edge there
         // is long but may be faint beside the short, strong edge of a black phone or a mug, so
         // its votes count length more than contrast; and only ridges vote, so a broad ramp of
-        // shading does not stand for a sheaf of parallel lines.
-        let textlessLines = textless.houghLines(maxLines: 64, voteCap: 1.5, thin: true)
+        // shading does not stand for a sheaf of parallel lines. Votes still add up along the
+        // whole line, so one that grazes a mug's rim, a phone and a note in turn can outvote a
+        // faint side; a page's side is one unbroken edge, and the lines are taken longest
+        // unbroken edge first.
+        let textlessLines = textless.byLongestRun(textless.houghLines(maxLines: 64, voteCap: 1.5, thin: true), minimum: Self.runFloor)
         let edges = bestQuad(minimumAreaFraction: minimumAreaFraction, minimumConfidence: minimumConfidence, extraLines: textlessLines, textless: textless)
         let regions = paperRegions(textless.luma, minimumAreaFraction: minimumAreaFraction, compare: edges.map { [$0.quad] } ?? [])
         // A region's outline passes the same paper checks as an edge outline, and to stand alone
@@ -118,6 +121,11 @@ extension GradientField {
         let beyond = Double(sample.ringEdges) / Double(sample.ring.count)
         return within >= Self.printedShare && beyond >= 0.5 * within
     }
+
+    /// The gradient an unbroken edge needs in the textless view: half the first view's noise
+    /// floor (`edgeThreshold`), as the closing and smoothing leave less noise, and a run must
+    /// also point one way across its line all along, which noise does not.
+    static let runFloor: Float = 1.5
 
     /// How much larger than the part in light a whole page split by a crease must be.
     static let wholeToPart = 1.25
