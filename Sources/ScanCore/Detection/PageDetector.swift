@@ -32,7 +32,8 @@ public struct PageDetection: Sendable, Equatable {
 ///    a corner (a curled edge, a page standing up at a fold), the corner moves to its end;
 /// 6. a second cue reads the page as a bright region of a copy with the print wiped out (a grey
 ///    closing): its lines (there only the ridges of edges vote, by length more than
-///    contrast) join step 3's candidates, and its most quadrilateral level set
+///    contrast, and the lines are taken longest unbroken edge first) join step 3's
+///    candidates, and its most quadrilateral level set
 ///    replaces the edge outline where that is a larger pale surface around the page, where the
 ///    region fits the page far better (a crumpled sheet), where the edge outline is the part
 ///    of a sheet in light, cut off at a crease, with print running on beyond it, or where the
