@@ -238,8 +238,8 @@ extension GradientField {
         var sum: Float = 0, count: Float = 0, litSamples = 0
         let samples = Self.contrastSamples
         // Each point's own step, for the median along the side.
-        var steps = [Float](repeating: 0, count: samples)
-        var measured = 0
+        var steps: [Float] = []
+        steps.reserveCapacity(samples)
         if paper {
             inside.reserveCapacity(samples * depths.count)
             outside.reserveCapacity(samples * depths.count)
@@ -261,8 +261,6 @@ extension GradientField {
                         let xo = Int((px - nx * e).rounded(.down)), yo = Int((py - ny * e).rounded(.down))
                         guard xi >= 0, yi >= 0, xi < width, yi < height, xo >= 0, yo >= 0, xo < width, yo < height else { continue }
                         let i = luma[yi * width + xi], o = luma[yo * width + xo]
-                        sum += sign * (i - o)
-                        count += 1
                         pointSum += sign * (i - o)
                         pointCount += 1
                         if paper && sign > 0 {
@@ -271,15 +269,16 @@ extension GradientField {
                         }
                     }
                     if pointCount > 0 {
-                        steps[measured] = pointSum / pointCount
-                        measured += 1
+                        steps.append(pointSum / pointCount)
+                        sum += pointSum
+                        count += pointCount
                     }
                 }
             }
         }
         guard count > 0 else { return (0, 0, 0, 0, 0) }
         let mean = sum / count, lit = Float(litSamples) / Float(samples)
-        let median = steps[0..<measured].sorted()[measured / 2]
+        let median = steps.selectKth(steps.count / 2) ?? 0
         guard paper, !inside.isEmpty else { return (mean, 0, lit, 0, median) }
         inside.sort()
         outside.sort()
