@@ -632,6 +632,34 @@ import Testing
         #expect(field.longestRun(along: byRun, minimum: GradientField.runFloor) >= 76)
     }
 
+    @Test("a faint page side 8 px from a parallel heading joins the candidates; a line beside an edge that is there without print does not")
+    func edgeBesideHeading() throws {
+        // A pale desk (200) with a page 12 levels brighter from y = 100 down, and a dark
+        // heading bar from y = 108: in the first view the bar's edges outvote the faint side.
+        let w = 400, h = 300
+        var pixels = [UInt8](repeating: 200, count: w * h)
+        for y in 100..<h { for x in 40..<360 { pixels[y * w + x] = 212 } }
+        for y in 108..<113 { for x in 70..<330 { pixels[y * w + x] = 40 } }
+        let (field, textless) = GradientField.views(of: try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels), closingRadius: 6)
+        let side = Line(theta: .pi / 2, rho: 100), heading = Line(theta: .pi / 2, rho: 108)
+        // The heading is no edge with the print wiped out, so the side is new beside it...
+        #expect(textless.longestRun(along: heading, minimum: GradientField.runFloor) < 10)
+        #expect(field.admitted([side], besides: [heading], textless: textless, limit: 8).count == 1)
+        // ...but not beside a line a pixel off it, nor beside one 8 px off along which an
+        // edge as long shows without print.
+        #expect(field.admitted([side], besides: [Line(theta: .pi / 2, rho: 101)], textless: textless, limit: 8).isEmpty)
+        // A second step 8 px in, as long as the page's side, with no print on it.
+        var twoSteps = pixels
+        for y in 108..<h { for x in 40..<360 { twoSteps[y * w + x] = 226 } }
+        let (_, stepped) = GradientField.views(of: try PixelBuffer(width: w, height: h, format: .gray, pixels: twoSteps), closingRadius: 6)
+        #expect(stepped.longestRun(along: heading, minimum: GradientField.runFloor) >= 300)
+        #expect(field.admitted([side], besides: [heading], textless: stepped, limit: 8).isEmpty)
+        // Nor beside a line 8 px off at another angle: a side found a few degrees askew.
+        #expect(field.admitted([side], besides: [Line(theta: .pi / 2 + 0.05, rho: 108)], textless: textless, limit: 8).isEmpty)
+        // Without a textless view nothing within the wider distance is new.
+        #expect(field.admitted([side], besides: [heading], textless: nil, limit: 8).isEmpty)
+    }
+
     @Test("print running on past a part's side makes the region round it the page; a plain surface round a page does not")
     func printContinuesPastCrease() throws {
         let w = 200, h = 170

@@ -22,16 +22,9 @@ extension GradientField {
         func leansVertical(_ line: Line) -> Bool { abs(line.theta - .pi / 2) > .pi / 4 - Self.diagonalBand }
         var horizontal = Array(lines.filter(leansHorizontal).prefix(Self.candidatesPerOrientation))
         var vertical = Array(lines.filter(leansVertical).prefix(Self.candidatesPerOrientation))
-        let distance = Double(max(width, height)) * 0.02 + 3
-        for (extra, horizontally) in [(extraLines.filter(leansHorizontal), true), (extraLines.filter(leansVertical), false)] {
-            var added = 0
-            for line in extra where added < Self.extraCandidatesPerOrientation {
-                let known = horizontally ? horizontal : vertical
-                guard !known.contains(where: { Self.similar($0.theta, $0.rho, line.theta, line.rho, distance) }) else { continue }
-                if horizontally { horizontal.append(line) } else { vertical.append(line) }
-                added += 1
-            }
-        }
+        let limit = Self.extraCandidatesPerOrientation
+        horizontal += admitted(extraLines.filter(leansHorizontal), besides: horizontal, textless: textless, limit: limit)
+        vertical += admitted(extraLines.filter(leansVertical), besides: vertical, textless: textless, limit: limit)
         horizontal.append(Line(theta: .pi / 2, rho: 0.5, isBorder: true))
         horizontal.append(Line(theta: .pi / 2, rho: h - 0.5, isBorder: true))
         vertical.append(Line(theta: 0, rho: 0.5, isBorder: true))
@@ -137,6 +130,36 @@ extension GradientField {
             }
         }
         return Self.answer(scores: ranked.map(\.score), minimumConfidence: minimumConfidence) { verified(ranked[$0], textless: textless) }
+    }
+
+    /// The first `limit` of `extra` (lines from the textless view, best first) that are not
+    /// already among `known`: one within a few pixels is the same edge, and so is one a little
+    /// further off, unless it runs parallel (a Hough bin apart at most) and no edge at least
+    /// half as long shows along it in `textless`. That is a row of print beside a faint page
+    /// side (a heading under the top edge): strong in the first view, gone without the print.
+    func admitted(_ extra: [Line], besides known: [Line], textless: GradientField?, limit: Int) -> [Line] {
+        let size = Double(max(width, height))
+        let sameEdge = size * 0.005 + 2, nearby = size * 0.02 + 3
+        var added: [Line] = []
+        for line in extra where added.count < limit {
+            let all = known + added
+            guard !all.contains(where: { Self.similar($0.theta, $0.rho, line.theta, line.rho, sameEdge) }) else { continue }
+            let near = all.filter { Self.similar($0.theta, $0.rho, line.theta, line.rho, nearby) }
+            if !near.isEmpty {
+                guard let textless, near.allSatisfy({ Self.parallel($0, line) }) else { continue }
+                let run = textless.longestRun(along: line, minimum: Self.runFloor)
+                guard !near.contains(where: { 2 * textless.longestRun(along: $0, minimum: Self.runFloor) >= run }) else { continue }
+            }
+            added.append(line)
+        }
+        return added
+    }
+
+    /// Lines at most one Hough bin (1°) apart in direction.
+    static func parallel(_ a: Line, _ b: Line) -> Bool {
+        var dt = abs(a.theta - b.theta)
+        if dt > .pi / 2 { dt = .pi - dt }
+        return dt <= 1.5 * .pi / Double(thetaBins)
     }
 
     /// The answer among the ranked outlines (`scores`, best first; `verify` checks one for
