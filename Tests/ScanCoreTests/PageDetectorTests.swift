@@ -96,6 +96,27 @@ import Testing
         #expect(detection.quad.intersectionOverUnion(Self.corners) > 0.95, "\(detection.quad)")
     }
 
+    @Test("a folded page whose printed part lies in shade as dark as the desk is found whole, not as its blank part in light")
+    func foldedPrintInShade() throws {
+        // On the light desk (222), the top 45 % of the page is turned from the light until its
+        // paper is the desk's level: no edge shows round it, only its print. The part in light
+        // below the crease is blank, with a clean outline of its own.
+        var page = Self.page
+        let crease = page.height * 45 / 100
+        for y in 0..<page.height {
+            for x in 0..<page.width {
+                let i = y * page.width + x
+                page.pixels[i] = y < crease ? UInt8(Double(page.pixels[i]) * 222 / 248) : 248
+            }
+        }
+        let detection = try #require(try Self.detect(Self.corners, page: page, background: .light))
+        #expect(detection.quad.intersectionOverUnion(Self.corners) > 0.9, "\(detection.quad)")
+        // The bottom corners lie on the page's edges; the top ones a margin short of the sheet's.
+        #expect(detection.quad.bottomLeft.distance(to: Self.corners.bottomLeft) < 8, "\(detection.quad)")
+        #expect(detection.quad.bottomRight.distance(to: Self.corners.bottomRight) < 8, "\(detection.quad)")
+        #expect(SyntheticPhoto.cornerError(detection.quad, Self.corners) < 40, "\(detection.quad)")
+    }
+
     @Test("a page whose top edge curls keeps its top corners")
     func curled() throws {
         // The top edge sags in an arch, as when the page curls towards the camera: no straight

@@ -45,7 +45,9 @@ extension GradientField {
         if let whole = checkedRegions.first(where: { $0.quad != choice.quad && printContinues(from: choice.quad, into: $0.quad) }) {
             choice = whole
         }
-        return choice
+        // A crease whose part beyond lies in shade as dark as the desk leaves no region round
+        // the whole sheet, but its print shows where the page goes on.
+        return extendedOverPrint(choice, textless: textless)
     }
 
     /// The better of the edge outline and the best verified region (neither the frame):

@@ -1,0 +1,128 @@
+// Pages folded with their print beyond the crease.
+//
+// A page folded across it, one part in light and the other in shade as dark as the desk, shows
+// a clean outline for the part in light with the crease for a side, and no edge at all round
+// the part in shade. That part's print still shows: rows of print run on past the crease, and
+// no page edge has print beyond it. The outline then grows across the crease to hold it.
+
+extension GradientField {
+    /// The share of a band beyond a side on fine edges (print, which the closing wipes out)
+    /// that rows of print reach; a pen, a cable or a spiral binding beside a side covers less
+    /// (at most 0.3 on my data; the print beyond a crease 0.4-0.8).
+    static let printedBand = 0.4
+    /// How deep that band is, as a share of the outline's depth across the side.
+    static let bandDepth = 0.25
+    /// A row parallel to the crease carries print where this share of it is on fine edges.
+    static let printedRow = 0.1
+    /// Rows without print, as a share of the outline's depth, after which the print has ended
+    /// (more than the gap between two paragraphs).
+    static let printGap = 0.2
+    /// How far the print beyond the crease may reach, as a share of the outline's depth, and
+    /// how far it must: the part beyond a fold is a quarter of the page or more.
+    static let maximumFlap = 1.5
+    static let minimumFlap = 0.25
+    /// The margin beyond the print, as a share of the print's depth past the crease.
+    static let flapMargin = 0.1
+
+    /// `outline`, grown across the side beyond which rows of print run on (the crease of a
+    /// folded page) to a margin past the end of that print, its sides carried on along their
+    /// lines. Unchanged when no side has print beyond it.
+    func extendedOverPrint(_ outline: ScoredQuad, textless: GradientField) -> ScoredQuad {
+        guard !outline.isFrame else { return outline }
+        let q = outline.quad, sides = sidesOf(q)
+        var crease: (side: Int, share: Double)?
+        for k in 0..<4 {
+            let share = fineEdgeShare(beyond: sides[k], depth: Self.bandDepth * depth(across: k, of: q), textless: textless)
+            if share >= Self.printedBand, share > (crease?.share ?? 0) { crease = (k, share) }
+        }
+        guard let k = crease?.side else { return outline }
+        let (a, b) = sides[k]
+        let creaseLine = Line(through: a, b)
+        let before = Line(through: sides[(k + 3) % 4].0, sides[(k + 3) % 4].1)
+        let after = Line(through: sides[(k + 1) % 4].0, sides[(k + 1) % 4].1)
+        // The crease's line moved `d` outwards (its normal points into the outline), cut by
+        // the two sides that meet it, carried on past it.
+        func row(at d: Double) -> (Point, Point)? {
+            let moved = Line(theta: creaseLine.theta, rho: creaseLine.rho - d)
+            guard let from = moved.intersection(before), let to = moved.intersection(after) else { return nil }
+            return (from, to)
+        }
+        let outlineDepth = depth(across: k, of: q)
+        let gap = max(4, Self.printGap * outlineDepth)
+        var printEnd = 0.0, d = 2.0, ended = false
+        while d <= Self.maximumFlap * outlineDepth, let (from, to) = row(at: d) {
+            guard let share = fineEdgeShare(along: from, to, textless: textless) else { break }
+            if share >= Self.printedRow { printEnd = d }
+            if d - printEnd > gap { ended = true; break }
+            d += 1
+        }
+        // Print ends, short of the frame and a flap's reach: rows of fine edges running on to
+        // the frame are a textured desk or foliage, and a strip of them (a pen, a binding) is
+        // no part of a page.
+        guard ended, printEnd >= Self.minimumFlap * outlineDepth else { return outline }
+        // The far edge of a part in shade as dark as the desk shows no more than its sides do:
+        // the page ends a margin beyond its print.
+        guard let (from, to) = row(at: printEnd * (1 + Self.flapMargin) + 2) else { return outline }
+        var corners = q.corners
+        corners[k] = from
+        corners[(k + 1) % 4] = to
+        let grown = Quad(topLeft: corners[0], topRight: corners[1], bottomRight: corners[2], bottomLeft: corners[3])
+        guard grown.isConvex, grown.signedArea > 0, inBounds(grown), grown.area <= 1.02 * Double(width * height) else { return outline }
+        var result = outline
+        result.quad = grown
+        return result
+    }
+
+    /// How far the side opposite side `k` of `q` lies from it, at its middle.
+    func depth(across k: Int, of q: Quad) -> Double {
+        let sides = sidesOf(q)
+        let line = Line(through: sides[k].0, sides[k].1)
+        let opposite = (sides[(k + 2) % 4].0 + sides[(k + 2) % 4].1) * 0.5
+        return Point.dot(opposite, line.normal) - line.rho
+    }
+
+    /// The share of the band from 3 to `depth` px outside the side a → b (its middle 80%) on
+    /// fine edges: an edge in this view and none with the print wiped out. 0 where too little
+    /// of the band lies in the frame.
+    func fineEdgeShare(beyond side: (Point, Point), depth: Double, textless: GradientField) -> Double {
+        let (a, b) = side
+        let line = Line(through: a, b)
+        var fine = 0, seen = 0
+        var d = 3.0
+        while d <= depth {
+            let shift = line.normal * -d
+            if let share = fineEdgeCounts(along: a + shift, b + shift, textless: textless) {
+                fine += share.fine
+                seen += share.seen
+            }
+            d += 1
+        }
+        return seen >= 50 ? Double(fine) / Double(seen) : 0
+    }
+
+    /// `fineEdgeShare` along one segment (its middle 80%); nil where less than half of it lies
+    /// in the frame.
+    func fineEdgeShare(along a: Point, _ b: Point, textless: GradientField) -> Double? {
+        guard let counts = fineEdgeCounts(along: a, b, textless: textless) else { return nil }
+        return Double(counts.fine) / Double(max(counts.seen, 1))
+    }
+
+    private func fineEdgeCounts(along a: Point, _ b: Point, textless: GradientField) -> (fine: Int, seen: Int)? {
+        let length = a.distance(to: b)
+        guard length >= 4 else { return nil }
+        var fine = 0, seen = 0, total = 0
+        var t = 0.1 * length
+        while t <= 0.9 * length {
+            let p = a + (b - a) * (t / length)
+            let x = Int(p.x.rounded(.down)), y = Int(p.y.rounded(.down))
+            total += 1
+            if x >= 0, y >= 0, x < width, y < height {
+                seen += 1
+                let i = y * width + x
+                if magnitude[i] >= threshold && textless.magnitude[i] < threshold { fine += 1 }
+            }
+            t += 1
+        }
+        return 2 * seen >= total ? (fine, seen) : nil
+    }
+}
