@@ -7,8 +7,7 @@
 
 extension GradientField {
     /// The share of a band beyond a side on fine edges (print, which the closing wipes out)
-    /// that rows of print reach; a pen, a cable or a spiral binding beside a side covers less
-    /// (at most 0.3 on my data; the print beyond a crease 0.4-0.8).
+    /// that rows of print reach; a pen, a cable or a spiral binding beside a side covers less.
     static let printedBand = 0.4
     /// How deep that band is, as a share of the outline's depth across the side.
     static let bandDepth = 0.25
@@ -91,9 +90,9 @@ extension GradientField {
         var d = 3.0
         while d <= depth {
             let shift = line.normal * -d
-            if let share = fineEdgeCounts(along: a + shift, b + shift, textless: textless) {
-                fine += share.fine
-                seen += share.seen
+            if let counts = fineEdgeCounts(along: a + shift, b + shift, textless: textless) {
+                fine += counts.fine
+                seen += counts.seen
             }
             d += 1
         }
