@@ -117,7 +117,7 @@ import Testing
         #expect(SyntheticPhoto.cornerError(detection.quad, Self.corners) < 40, "\(detection.quad)")
     }
 
-    @Test("a page whose top edge curls keeps its top corners")
+    @Test("a page whose top edge curls keeps its top corners: its outline holds the page and little else")
     func curled() throws {
         // The top edge sags in an arch, as when the page curls towards the camera: no straight
         // line backs it end to end, and its best line is a chord below the corners. The side
@@ -134,6 +134,10 @@ import Testing
         #expect(q.topLeft.distance(to: Self.corners.topLeft) < 10, "\(q)")
         #expect(q.topRight.distance(to: Self.corners.topRight) < 10, "\(q)")
         #expect(SyntheticPhoto.cornerError(q, Self.corners) < 10, "\(q)")
+        // The outline holds the page (all but a sliver along its sides) and little else.
+        let held = Polygon.intersectionArea(q.corners, Self.corners.corners)
+        #expect(held >= 0.98 * Self.corners.area, "\(held / Self.corners.area) of the page")
+        #expect(q.area <= 1.03 * Self.corners.area, "outline \(q.area / Self.corners.area) of the page")
     }
 
     @Test("a page at strong perspective is found: far edge half as long as the near one")
