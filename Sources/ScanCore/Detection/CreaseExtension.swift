@@ -29,9 +29,10 @@ extension GradientField {
     func extendedOverPrint(_ outline: ScoredQuad, textless: GradientField) -> ScoredQuad {
         guard !outline.isFrame else { return outline }
         let q = outline.quad, sides = sidesOf(q)
+        let depths = (0..<4).map { depth(across: $0, of: q) }
         var crease: (side: Int, share: Double)?
         for k in 0..<4 {
-            let share = fineEdgeShare(beyond: sides[k], depth: Self.bandDepth * depth(across: k, of: q), textless: textless)
+            let share = fineEdgeShare(beyond: sides[k], depth: Self.bandDepth * depths[k], textless: textless)
             if share >= Self.printedBand, share > (crease?.share ?? 0) { crease = (k, share) }
         }
         guard let k = crease?.side else { return outline }
@@ -46,7 +47,7 @@ extension GradientField {
             guard let from = moved.intersection(before), let to = moved.intersection(after) else { return nil }
             return (from, to)
         }
-        let outlineDepth = depth(across: k, of: q)
+        let outlineDepth = depths[k]
         let gap = max(4, Self.printGap * outlineDepth)
         var printEnd = 0.0, d = 2.0, ended = false
         while d <= Self.maximumFlap * outlineDepth, let (from, to) = row(at: d) {

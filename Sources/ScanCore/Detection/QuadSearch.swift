@@ -157,9 +157,7 @@ extension GradientField {
 
     /// Lines at most one Hough bin (1°) apart in direction.
     static func parallel(_ a: Line, _ b: Line) -> Bool {
-        var dt = abs(a.theta - b.theta)
-        if dt > .pi / 2 { dt = .pi - dt }
-        return dt <= 1.5 * .pi / Double(thetaBins)
+        a.angle(to: b) <= 1.5 * .pi / Double(thetaBins)
     }
 
     /// The answer among the ranked outlines (`scores`, best first; `verify` checks one for
