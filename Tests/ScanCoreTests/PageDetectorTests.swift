@@ -96,17 +96,21 @@ import Testing
         #expect(detection.quad.intersectionOverUnion(Self.corners) > 0.95, "\(detection.quad)")
     }
 
-    @Test("a folded page whose printed part lies in shade as dark as the desk is found whole, not as its blank part in light")
-    func foldedPrintInShade() throws {
-        // On the light desk (222), the top 45 % of the page is turned from the light until its
-        // paper is the desk's level: no edge shows round it, only its print. The part in light
-        // below the crease is blank, with a clean outline of its own.
+    /// `margin`: the share of the page between the end of its print and the crease, blank in
+    /// shade, where no edge shows at all (a page folded below its text).
+    @Test("a folded page whose printed part lies in shade as dark as the desk is found whole, not as its blank part in light", arguments: [0, 15])
+    func foldedPrintInShade(margin: Int) throws {
+        // On the light desk (222), the page above the crease (its top 45 %, print, and `margin` %
+        // more, blank) is turned from the light until its paper is the desk's level: no edge
+        // shows round it, only its print. The part in light below the crease is blank, with a
+        // clean outline of its own.
         var page = Self.page
-        let crease = page.height * 45 / 100
+        let crease = page.height * (45 + margin) / 100, printEnd = page.height * 45 / 100
         for y in 0..<page.height {
             for x in 0..<page.width {
                 let i = y * page.width + x
-                page.pixels[i] = y < crease ? UInt8(Double(page.pixels[i]) * 222 / 248) : 248
+                let paper = y < printEnd ? Double(page.pixels[i]) : 248
+                page.pixels[i] = y < crease ? UInt8(paper * 222 / 248) : 248
             }
         }
         let detection = try #require(try Self.detect(Self.corners, page: page, background: .light))

@@ -2,8 +2,9 @@
 //
 // A page folded across it, one part in light and the other in shade as dark as the desk, shows
 // a clean outline for the part in light with the crease for a side, and no edge at all round
-// the part in shade. That part's print still shows: rows of print run on past the crease, and
-// no page edge has print beyond it. The outline then grows across the crease to hold it.
+// the part in shade. That part's print still shows: rows of print lie past the crease, right
+// past it or past the sheet's blank margin, where no edge shows at all, and no page edge has
+// print beyond it. The outline then grows across the crease to hold it.
 
 extension GradientField {
     /// The share of a band beyond a side on fine edges (print, which the closing wipes out)
@@ -17,9 +18,12 @@ extension GradientField {
     /// (more than the gap between two paragraphs).
     static let printGap = 0.2
     /// How far the print beyond the crease may reach, as a share of the outline's depth, and
-    /// how far it must: the part beyond a fold is a quarter of the page or more.
+    /// how deep it must be: the part beyond a fold is a quarter of the page or more.
     static let maximumFlap = 1.5
     static let minimumFlap = 0.25
+    /// How far beyond the crease the print may start, as a share of the outline's depth: the
+    /// sheet's blank margin between the fold and its print.
+    static let maximumLead = 0.5
     /// The margin beyond the print, as a share of the print's depth past the crease.
     static let flapMargin = 0.1
 
@@ -28,41 +32,31 @@ extension GradientField {
     /// lines. Unchanged when no side has print beyond it.
     func extendedOverPrint(_ outline: ScoredQuad, textless: GradientField) -> ScoredQuad {
         guard !outline.isFrame else { return outline }
-        let q = outline.quad, sides = sidesOf(q)
+        let q = outline.quad
         let depths = (0..<4).map { depth(across: $0, of: q) }
-        var crease: (side: Int, share: Double)?
+        var crease: (side: Int, start: Double, share: Double)?
         for k in 0..<4 {
-            let share = fineEdgeShare(beyond: sides[k], depth: Self.bandDepth * depths[k], textless: textless)
-            if share >= Self.printedBand, share > (crease?.share ?? 0) { crease = (k, share) }
+            guard let start = printStart(beyond: k, of: q, depth: depths[k], textless: textless) else { continue }
+            let share = fineEdgeShare(beyond: k, of: q, from: start, to: start + Self.bandDepth * depths[k], textless: textless)
+            if share >= Self.printedBand, share > (crease?.share ?? 0) { crease = (k, start, share) }
         }
-        guard let k = crease?.side else { return outline }
-        let (a, b) = sides[k]
-        let creaseLine = Line(through: a, b)
-        let before = Line(through: sides[(k + 3) % 4].0, sides[(k + 3) % 4].1)
-        let after = Line(through: sides[(k + 1) % 4].0, sides[(k + 1) % 4].1)
-        // The crease's line moved `d` outwards (its normal points into the outline), cut by
-        // the two sides that meet it, carried on past it.
-        func row(at d: Double) -> (Point, Point)? {
-            let moved = Line(theta: creaseLine.theta, rho: creaseLine.rho - d)
-            guard let from = moved.intersection(before), let to = moved.intersection(after) else { return nil }
-            return (from, to)
-        }
+        guard let (k, start, _) = crease else { return outline }
         let outlineDepth = depths[k]
         let gap = max(4, Self.printGap * outlineDepth)
-        var printEnd = 0.0, d = 2.0, ended = false
-        while d <= Self.maximumFlap * outlineDepth, let (from, to) = row(at: d) {
-            guard let share = fineEdgeShare(along: from, to, textless: textless) else { break }
-            if share >= Self.printedRow { printEnd = d }
+        var printEnd = start, d = start, ended = false
+        while d <= Self.maximumFlap * outlineDepth, let (from, to) = row(beyond: k, of: q, at: d) {
+            guard let counts = edgeCounts(along: from, to, textless: textless) else { break }
+            if counts.fineShare >= Self.printedRow { printEnd = d }
             if d - printEnd > gap { ended = true; break }
             d += 1
         }
         // Print ends, short of the frame and a flap's reach: rows of fine edges running on to
         // the frame are a textured desk or foliage, and a strip of them (a pen, a binding) is
         // no part of a page.
-        guard ended, printEnd >= Self.minimumFlap * outlineDepth else { return outline }
+        guard ended, printEnd - start >= Self.minimumFlap * outlineDepth else { return outline }
         // The far edge of a part in shade as dark as the desk shows no more than its sides do:
         // the page ends a margin beyond its print.
-        guard let (from, to) = row(at: printEnd * (1 + Self.flapMargin) + 2) else { return outline }
+        guard let (from, to) = row(beyond: k, of: q, at: printEnd * (1 + Self.flapMargin) + 2) else { return outline }
         var corners = q.corners
         corners[k] = from
         corners[(k + 1) % 4] = to
@@ -73,6 +67,32 @@ extension GradientField {
         return result
     }
 
+    /// How far beyond side `k` of `q` the first row of print lies: past the sheet's blank
+    /// margin, which shows no edge at all, within `maximumLead` of the depth. Nil where an
+    /// edge that the closing keeps (a desk's or another object's) comes first, or no print.
+    func printStart(beyond k: Int, of q: Quad, depth: Double, textless: GradientField) -> Double? {
+        var d = 3.0
+        while d <= max(3, Self.maximumLead * depth) {
+            guard let (from, to) = row(beyond: k, of: q, at: d), let counts = edgeCounts(along: from, to, textless: textless) else { return nil }
+            if counts.fineShare >= Self.printedRow { return d }
+            if counts.coarseShare >= Self.printedRow { return nil }
+            d += 1
+        }
+        return nil
+    }
+
+    /// Side `k`'s line moved `d` outwards (its normal points into `q`), cut by the two sides
+    /// that meet it, carried on past it.
+    func row(beyond k: Int, of q: Quad, at d: Double) -> (Point, Point)? {
+        let sides = sidesOf(q)
+        let side = Line(through: sides[k].0, sides[k].1)
+        let before = Line(through: sides[(k + 3) % 4].0, sides[(k + 3) % 4].1)
+        let after = Line(through: sides[(k + 1) % 4].0, sides[(k + 1) % 4].1)
+        let moved = Line(theta: side.theta, rho: side.rho - d)
+        guard let from = moved.intersection(before), let to = moved.intersection(after) else { return nil }
+        return (from, to)
+    }
+
     /// How far the side opposite side `k` of `q` lies from it, at its middle.
     func depth(across k: Int, of q: Quad) -> Double {
         let sides = sidesOf(q)
@@ -81,17 +101,16 @@ extension GradientField {
         return Point.dot(opposite, line.normal) - line.rho
     }
 
-    /// The share of the band from 3 to `depth` px outside the side a → b (its middle 80%) on
-    /// fine edges: an edge in this view and none with the print wiped out. 0 where too little
-    /// of the band lies in the frame.
-    func fineEdgeShare(beyond side: (Point, Point), depth: Double, textless: GradientField) -> Double {
-        let (a, b) = side
-        let line = Line(through: a, b)
+    /// The share of the band from `from` to `to` px outside side `k` of `q` (its middle 80%)
+    /// on fine edges: an edge in this view and none with the print wiped out. 0 where too
+    /// little of the band lies in the frame.
+    func fineEdgeShare(beyond k: Int, of q: Quad, from: Double, to: Double, textless: GradientField) -> Double {
+        let (a, b) = sidesOf(q)[k]
+        let normal = Line(through: a, b).normal
         var fine = 0, seen = 0
-        var d = 3.0
-        while d <= depth {
-            let shift = line.normal * -d
-            if let counts = fineEdgeCounts(along: a + shift, b + shift, textless: textless) {
+        var d = from
+        while d <= to {
+            if let counts = edgeCounts(along: a - normal * d, b - normal * d, textless: textless) {
                 fine += counts.fine
                 seen += counts.seen
             }
@@ -100,29 +119,35 @@ extension GradientField {
         return seen >= 50 ? Double(fine) / Double(seen) : 0
     }
 
-    /// `fineEdgeShare` along one segment (its middle 80%); nil where less than half of it lies
-    /// in the frame.
-    func fineEdgeShare(along a: Point, _ b: Point, textless: GradientField) -> Double? {
-        guard let counts = fineEdgeCounts(along: a, b, textless: textless) else { return nil }
-        return Double(counts.fine) / Double(max(counts.seen, 1))
-    }
-
-    private func fineEdgeCounts(along a: Point, _ b: Point, textless: GradientField) -> (fine: Int, seen: Int)? {
+    /// Along the middle 80% of a → b: how many points lie on fine edges, on edges the closing
+    /// keeps, and in the frame. Nil where less than half of it lies in the frame.
+    func edgeCounts(along a: Point, _ b: Point, textless: GradientField) -> EdgeCounts? {
         let length = a.distance(to: b)
         guard length >= 4 else { return nil }
-        var fine = 0, seen = 0, total = 0
+        var counts = EdgeCounts()
+        var total = 0
         var t = 0.1 * length
         while t <= 0.9 * length {
             let p = a + (b - a) * (t / length)
             let x = Int(p.x.rounded(.down)), y = Int(p.y.rounded(.down))
             total += 1
             if x >= 0, y >= 0, x < width, y < height {
-                seen += 1
+                counts.seen += 1
                 let i = y * width + x
-                if magnitude[i] >= threshold && textless.magnitude[i] < threshold { fine += 1 }
+                if textless.magnitude[i] >= threshold {
+                    counts.coarse += 1
+                } else if magnitude[i] >= threshold {
+                    counts.fine += 1
+                }
             }
             t += 1
         }
-        return 2 * seen >= total ? (fine, seen) : nil
+        return 2 * counts.seen >= total ? counts : nil
+    }
+
+    struct EdgeCounts {
+        var fine = 0, coarse = 0, seen = 0
+        var fineShare: Double { Double(fine) / Double(max(seen, 1)) }
+        var coarseShare: Double { Double(coarse) / Double(max(seen, 1)) }
     }
 }
