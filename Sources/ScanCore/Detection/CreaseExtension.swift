@@ -7,8 +7,9 @@
 // print beyond it. The outline then grows across the crease to hold it.
 
 extension GradientField {
-    /// The share of a band beyond a side on fine edges (print, which the closing wipes out)
-    /// that rows of print reach; a pen, a cable or a spiral binding beside a side covers less.
+    /// The share of a band beyond a side, from its first row of print, on fine edges (print,
+    /// which the closing wipes out) that rows of print reach; a pen, a cable or a spiral
+    /// binding beside a side covers less.
     static let printedBand = 0.4
     /// How deep that band is, as a share of the outline's depth across the side.
     static let bandDepth = 0.25
