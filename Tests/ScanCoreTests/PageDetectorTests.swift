@@ -151,13 +151,16 @@ import Testing
         #expect(SyntheticPhoto.cornerError(detection.quad, q) < 8, "\(detection.quad)")
     }
 
-    /// Corners 10–24 px (1.25–3%) from the frame's edges. Closer still, the strip of desk
-    /// between page and frame is narrower than the closing that wipes out print, and the side
-    /// along it goes unbacked (not yet handled).
-    @Test("a page filling the frame, corners within 3% of its edges, is found")
-    func fillsFrame() throws {
-        let q = Quad(topLeft: Point(16, 12), topRight: Point(776, 18), bottomRight: Point(782, 780), bottomLeft: Point(10, 774))
-        let detection = try #require(try Self.detect(q, background: .textured))
+    /// Corners 10–24 px (1.25–3%) from the frame's edges; then 7–12 px (0.9–1.5%), where the
+    /// strip of desk between page and frame is narrower than the closing that wipes out print
+    /// and is wiped out with it, so a side along it is judged on its step in the first view.
+    /// (So close on a textured desk, the frame stands in for the bottom side: not yet handled.)
+    @Test("a page filling the frame, corners within 3% or 1.5% of its edges, is found", arguments: [
+        (Quad(topLeft: Point(16, 12), topRight: Point(776, 18), bottomRight: Point(782, 780), bottomLeft: Point(10, 774)), SyntheticPhoto.Background.textured),
+        (Quad(topLeft: Point(10, 7), topRight: Point(789, 11), bottomRight: Point(792, 790), bottomLeft: Point(7, 788)), .dark),
+    ])
+    func fillsFrame(_ q: Quad, background: SyntheticPhoto.Background) throws {
+        let detection = try #require(try Self.detect(q, background: background))
         #expect(SyntheticPhoto.cornerError(detection.quad, q) < 8, "\(detection.quad)")
     }
 

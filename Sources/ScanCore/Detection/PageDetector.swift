@@ -22,7 +22,9 @@ public struct PageDetection: Sendable, Equatable {
 ///    borders included, for pages cut by the frame) forms a quad, scored by the length of its
 ///    outline backed by an edge pointing across it less the length that is not, so clutter and
 ///    text lines inside the page lose to the long continuous outline, a fold loses to the
-///    whole page, and an occluding hand costs only part of a side;
+///    whole page, and an occluding hand costs only part of a side; a side must keep its step
+///    with the print wiped out (step 6's view), unless it runs so near the frame that the
+///    strip of desk beyond it is wiped out too (a page filling the photo);
 /// 4. the best-scored quads are refined by a weighted least-squares fit to their edge pixels
 ///    and checked for paper (brighter inside each side and in the middle than round it; darker
 ///    where a light source, a window or lamp, lies just outside a side); of those that pass,

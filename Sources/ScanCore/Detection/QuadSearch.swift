@@ -61,11 +61,11 @@ extension GradientField {
             // its step, and a pen or cable lying beside it adds to its step only until it is
             // wiped out. A third, or half the paper step, is enough; a row of print keeps next to
             // none. (A strip of desk narrower than the closing's square between the page and the
-            // frame is wiped out with the print, so that side goes unbacked.)
+            // frame is wiped out with the print: a side that close to the frame keeps its step.)
             let contrast = stepContrast(from, to, paper: false), step = contrast.mean
             var value = 0.0
             if contrast.median >= Self.minimumStep {
-                let wiped = textless?.stepContrast(from, to, paper: false).mean ?? step
+                let wiped = hugsFrame(from, to) ? step : textless?.stepContrast(from, to, paper: false).mean ?? step
                 if Self.stepSurvivesWiping(step: step, wiped: wiped) {
                     value = support(from, to, polarity: 1, threshold: Self.edgeThreshold(forStep: min(step, wiped), threshold))
                 }
@@ -154,6 +154,20 @@ extension GradientField {
         }
         return added
     }
+
+    /// Whether the side a → b runs along one edge of the frame, so close that the strip of
+    /// what lies beyond it is narrower than the closing's square: wiped out with the print,
+    /// its step tells nothing there.
+    func hugsFrame(_ a: Point, _ b: Point) -> Bool {
+        let reach = Self.frameStrip * Double(max(width, height))
+        let w = Double(width), h = Double(height)
+        return (a.x < reach && b.x < reach) || (a.y < reach && b.y < reach)
+            || (a.x > w - reach && b.x > w - reach) || (a.y > h - reach && b.y > h - reach)
+    }
+
+    /// The share of the long side within which a side hugs the frame: the closing's square
+    /// (`PageDetector` closes over 1.5% of the long side, each way).
+    static let frameStrip = 0.03
 
     /// Lines at most one Hough bin (1°) apart in direction.
     static func parallel(_ a: Line, _ b: Line) -> Bool {

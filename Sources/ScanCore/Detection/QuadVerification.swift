@@ -28,7 +28,7 @@ extension GradientField {
         // nearby (blurred to grey in the working copy, so even its brightest is darker than the
         // paper beside it). A page's own edge keeps its step with the print wiped out.
         if let textless, refinedSides.indices.contains(where: { i in
-            !candidate.sides[i].isBorder && !lit[i] && paperSteps[i] >= Self.minimumPaperStep
+            !candidate.sides[i].isBorder && !lit[i] && paperSteps[i] >= Self.minimumPaperStep && !hugsFrame(refinedSides[i].0, refinedSides[i].1)
                 && textless.stepContrast(refinedSides[i].0, refinedSides[i].1, paper: false).mean < Self.vanishedStep
         }) { return nil }
         if leansOnFrame {
