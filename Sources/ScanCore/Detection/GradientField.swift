@@ -15,6 +15,10 @@ struct GradientField {
     /// 1 where a light source may lie (`lightMask`); empty: none is looked for.
     var light: [UInt8] = []
 
+    /// The closing's radius as a share of the working copy's long side: wide enough to wipe
+    /// out a line of print, narrow beside a page.
+    static let closingShare = 0.015
+
     /// The view of `image` with light sources marked, and the same view with the print wiped
     /// out (a closing of `closingRadius`). Both judge a side's polarity by the same light
     /// sources, those of the first view, so a side reads the same way round in each.

@@ -68,7 +68,7 @@ public struct PageDetector: Sendable {
         guard small.width >= 16, small.height >= 16 else { return nil }
         // With the print wiped out, a faint page edge that the lines of text outvote in the
         // first view is among the strongest lines, and the page is a plain bright region.
-        let (field, textless) = GradientField.views(of: small, closingRadius: max(2, Int((0.015 * Double(max(small.width, small.height))).rounded())))
+        let (field, textless) = GradientField.views(of: small, closingRadius: max(2, Int((GradientField.closingShare * Double(max(small.width, small.height))).rounded())))
         guard let best = field.pageOutline(minimumAreaFraction: minimumAreaFraction, minimumConfidence: minimumConfidence, textless: textless) else { return nil }
         guard !best.isFrame, best.confidence >= minimumConfidence else { return nil }
         // Working-copy coordinates → source pixels (pixel-corner convention on both sides).

@@ -165,9 +165,8 @@ extension GradientField {
             || (a.x > w - reach && b.x > w - reach) || (a.y > h - reach && b.y > h - reach)
     }
 
-    /// The share of the long side within which a side hugs the frame: the closing's square
-    /// (`PageDetector` closes over 1.5% of the long side, each way).
-    static let frameStrip = 0.03
+    /// The share of the long side within which a side hugs the frame: the closing's square.
+    static let frameStrip = 2 * closingShare
 
     /// Lines at most one Hough bin (1°) apart in direction.
     static func parallel(_ a: Line, _ b: Line) -> Bool {
