@@ -579,6 +579,42 @@ import Testing
         #expect(field.verified(candidate(top: 20), textless: textless) != nil)
     }
 
+    /// A white page on a desk as bright as itself on the right, seen small: along its right side
+    /// only its soft shadow shows, a dip that the closing fills as it fills a row of print.
+    @Test("a side seen by its shadow alone keeps the page; with print beyond it, it is refused")
+    func shadowOnlySide() throws {
+        let w = 200, h = 160
+        func field(printBeyond: Bool) throws -> (GradientField, GradientField) {
+            var pixels = [UInt8](repeating: 200, count: w * h)
+            var rng = SyntheticPhoto.Random(seed: 3)
+            for y in 0..<h {
+                for x in 0..<w {
+                    var value: Double = 200
+                    if x >= 20 && x < 150 && y >= 20 && y < 140 { value = 215 }
+                    // Past the right side, the desk rises to the paper's level out of the shadow.
+                    if x >= 150 && y >= 14 && y < 146 { value = 215 - Self.shadowDepth * max(0, 1 - Double(x - 150) / 10) }
+                    // Or rows of print there, as past the edge of a block of print.
+                    if printBeyond && x >= 152 && x < 190 && y >= 26 && y < 134 && (y - 26) % 6 < 3 { value = 90 }
+                    pixels[y * w + x] = UInt8(max(0, min(255, value + Double(Int(rng.next() % 5) - 2))))
+                }
+            }
+            return GradientField.views(of: try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels), closingRadius: 6)
+        }
+        let page = Self.candidate([Point(20, 20), Point(150, 20), Point(150, 140), Point(20, 140)])
+        let (a, b) = (Point(150, 20), Point(150, 140))
+        let (shaded, shadedTextless) = try field(printBeyond: false)
+        // The shadow gives the side a paper step in the small view and none with print wiped out.
+        #expect(shaded.stepContrast(a, b).paper >= GradientField.minimumPaperStep)
+        #expect(shadedTextless.stepContrast(a, b, paper: false).mean < GradientField.vanishedStep)
+        #expect(shaded.verified(page, textless: shadedTextless) != nil)
+        let (printed, printedTextless) = try field(printBeyond: true)
+        #expect(printed.verified(page, textless: printedTextless) == nil)
+    }
+
+    /// Grey levels by which the shadow darkens the desk right at the page's edge; it fades out
+    /// over 10 px, narrower than the closing's square.
+    static let shadowDepth = 24.0
+
     /// A grey desk with a pale page on it, at working size; `top` is the page's top row (0: cut by
     /// the frame), and `band` darkens the columns given as a stripe of print.
     static func pageField(top: Int, band: Range<Int> = 0..<0) throws -> GradientField {

@@ -26,10 +26,13 @@ extension GradientField {
         if paperless.contains(where: { !lit[$0] && contrasts[$0].mean <= -Self.minimumStep }) { return nil }
         // Refining can pull a side the search found unbacked onto the edge of a block of print
         // nearby (blurred to grey in the working copy, so even its brightest is darker than the
-        // paper beside it). A page's own edge keeps its step with the print wiped out.
+        // paper beside it). A page's own edge keeps its step with the print wiped out, unless
+        // it shows only as a soft shadow on a desk as bright as the paper, a dip the closing
+        // fills as it fills print: a side whose step vanishes is refused only with print past it.
         if let textless, refinedSides.indices.contains(where: { i in
             !candidate.sides[i].isBorder && !lit[i] && paperSteps[i] >= Self.minimumPaperStep && !hugsFrame(refinedSides[i].0, refinedSides[i].1)
                 && textless.stepContrast(refinedSides[i].0, refinedSides[i].1, paper: false).mean < Self.vanishedStep
+                && fineEdgeShare(beyond: i, of: refined, from: 3, to: 7, textless: textless) >= Self.printedShare
         }) { return nil }
         if leansOnFrame {
             let unlitOwnSides = refinedSides.indices.filter { !candidate.sides[$0].isBorder && !lit[$0] }
