@@ -422,7 +422,7 @@ import Testing
 
     /// A page beside a parallel edge (a screen's, a folder's): the outline along that edge
     /// scored a little higher on the Hough grid, but its refined sides are backed worse.
-    @Test("a near-tied outline better backed overtakes the best-scored one, only where that one is worth keeping")
+    @Test("a near-tied outline better backed overtakes the best-scored one; one too weak to keep, only a well-backed one")
     func betterBackedOutlineWins() throws {
         let page = Quad(topLeft: Point(25, 113), topRight: Point(142, 58), bottomRight: Point(231, 219), bottomLeft: Point(111, 283))
         let beside = Quad(topLeft: Point(25, 113), topRight: Point(142, 58), bottomRight: Point(271, 292), bottomLeft: Point(113, 287))
@@ -439,9 +439,13 @@ import Testing
         let kept = try #require(answer([(0.267, outline(beside, 0.65)), (0.15, outline(page, 1))]))
         #expect(kept.quad == beside)
         // A best-scored outline too weak to keep (print on a flat scan) is the answer, to be
-        // dropped; so is the frame, and a challenger too weak to keep never takes part.
-        let weak = try #require(answer([(0.45, outline(beside, minimum - 0.01)), (0.40, outline(page, 1))]))
+        // dropped, unless a well-backed one overtakes it (a white page whose best-scored
+        // outline took a pen for a side); so is the frame, and a challenger too weak to keep
+        // never takes part.
+        let weak = try #require(answer([(0.45, outline(beside, minimum - 0.01)), (0.40, outline(page, GradientField.laterPlaceConfidence - 0.01))]))
         #expect(weak.quad == beside)
+        let overtaken = try #require(answer([(0.45, outline(beside, minimum - 0.01)), (0.40, outline(page, GradientField.laterPlaceConfidence))]))
+        #expect(overtaken.quad == page)
         let frame = Quad(topLeft: Point(0, 0), topRight: Point(300, 0), bottomRight: Point(300, 400), bottomLeft: Point(0, 400))
         #expect(answer([(0.5, outline(frame, 1, backing: 0, frame: true)), (0.49, outline(page, 1))])?.isFrame == true)
         let cut = try #require(answer([(0.267, outline(beside, 0.65)), (0.26, outline(page, minimum - 0.01, backing: 1))]))

@@ -179,10 +179,11 @@ extension GradientField {
     /// each side along its Hough line, a degree and a pixel coarse, so near-tied outlines (a
     /// page edge and a parallel edge beside it) can swap places on a turn of the photo; the
     /// weighing settles those ties on the real edges. Only outlines well enough backed to keep
-    /// take part: where the best-scored one is the frame (a flat scan) or too weak to keep
-    /// (print on a flat scan makes such outlines), it is the answer and no weaker-scored one is
-    /// sought in its place. Below the first places, only a well-backed outline is kept
-    /// (`laterPlaceConfidence`). Nil when none passes.
+    /// take part: where the best-scored one is the frame (a flat scan), it is the answer; where
+    /// it is too weak to keep (print on a flat scan makes such outlines, and so does a pen taken
+    /// for a faint page's side), only a well-backed outline (`laterPlaceConfidence`) may take
+    /// its place, else it is the answer, to be dropped. Below the first places, only a
+    /// well-backed outline is kept (`laterPlaceConfidence`). Nil when none passes.
     static func answer(scores: [Double], minimumConfidence: Double, verify: (Int) -> ScoredQuad?) -> ScoredQuad? {
         var best: (value: Double, outline: ScoredQuad)?
         for (index, score) in scores.enumerated() {
@@ -195,11 +196,13 @@ extension GradientField {
             if index >= Self.firstPlaces, !outline.isFrame, outline.confidence < Self.laterPlaceConfidence { continue }
             let value = score * outline.backing
             guard let leader = best else {
-                if outline.isFrame || outline.confidence < minimumConfidence { return outline }
+                if outline.isFrame { return outline }
                 best = (value, outline)
                 continue
             }
-            if !outline.isFrame, outline.confidence >= minimumConfidence, value > leader.value { best = (value, outline) }
+            // A leader too weak to keep gives way only to a well-backed outline.
+            let needed = leader.outline.confidence < minimumConfidence ? Self.laterPlaceConfidence : minimumConfidence
+            if !outline.isFrame, outline.confidence >= needed, value > leader.value { best = (value, outline) }
         }
         return best?.outline
     }
