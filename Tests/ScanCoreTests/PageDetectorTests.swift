@@ -646,6 +646,31 @@ import Testing
         #expect(try Self.pageField(top: 30).verified(Self.candidate(corners, border: [0])) == nil)
     }
 
+    /// A flat scan filling the frame, rows of print all down it, its lower part in shade (a
+    /// crumpled receipt): the lit part leans on the frame with the shading boundary for a side.
+    @Test("an outline leaning on the frame is refused where print runs on past its own side")
+    func printPastFrameLeaningSide() throws {
+        let w = 200, h = 160
+        func field(printBelow: Bool) throws -> (GradientField, GradientField) {
+            var pixels = [UInt8](repeating: 0, count: w * h)
+            for y in 0..<h {
+                for x in 0..<w {
+                    let row = y >= 10 && y < 150 && (y - 10) % 8 < 3 && x >= 20 && x < 180 && (x / 6) % 5 != 4
+                    pixels[y * w + x] = row && (printBelow || y < 80) ? 90 : (y < 80 ? 225 : 205)
+                }
+            }
+            return GradientField.views(of: try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels), closingRadius: 6)
+        }
+        let lit = Self.candidate([Point(0.5, 0.5), Point(199.5, 0.5), Point(199.5, 80), Point(0.5, 80)], border: [0, 1, 3])
+        let (scan, scanTextless) = try field(printBelow: true)
+        #expect(scan.printLies(beyond: 2, of: lit.quad, within: 3...15, textless: scanTextless))
+        #expect(scan.verified(lit, textless: scanTextless) == nil)
+        // Plain paper past the side, the same outline is a page cut by the frame.
+        let (page, pageTextless) = try field(printBelow: false)
+        #expect(!page.printLies(beyond: 2, of: lit.quad, within: 3...15, textless: pageTextless))
+        #expect(page.verified(lit, textless: pageTextless) != nil)
+    }
+
     @Test("a side with print just inside it and paper outside is no page edge")
     func printInsideSide() throws {
         // Large enough not to be taken for a box printed on a flat scan.

@@ -32,7 +32,7 @@ extension GradientField {
         if let textless, refinedSides.indices.contains(where: { i in
             !candidate.sides[i].isBorder && !lit[i] && paperSteps[i] >= Self.minimumPaperStep && !hugsFrame(refinedSides[i].0, refinedSides[i].1)
                 && textless.stepContrast(refinedSides[i].0, refinedSides[i].1, paper: false).mean < Self.vanishedStep
-                && fineEdgeShare(beyond: i, of: refined, from: 3, to: 7, textless: textless) >= Self.printedShare
+                && printLies(beyond: i, of: refined, within: 3...7, textless: textless)
         }) { return nil }
         if leansOnFrame {
             let unlitOwnSides = refinedSides.indices.filter { !candidate.sides[$0].isBorder && !lit[$0] }
@@ -40,6 +40,9 @@ extension GradientField {
             // lid on one side and rows of print on the others. Beyond a row of print lies paper
             // again; beyond a page's own edge, what it lies on goes on.
             if unlitOwnSides.contains(where: { farPaperStep(refinedSides[$0].0, refinedSides[$0].1) < Self.minimumPaperStep }) { return nil }
+            // Nor does print run on past a page's own edge: there the sheet goes on (a flat scan
+            // turned on its side, its lit part cut off by a shading boundary across the print).
+            if let textless, unlitOwnSides.contains(where: { printLies(beyond: $0, of: refined, within: 3...15, textless: textless) }) { return nil }
             // A page cut by the frame runs on out of the photo: the sides that meet the frame
             // keep their step up to it. Where every one of them dies out short of the frame, the
             // page ends there, and the frame stands in for a side too faint to have been found.
@@ -226,6 +229,16 @@ extension GradientField {
         let c = bandContrast(a, b, paper: true, depths: 3...9, outsideShift: 7)
         return c.paperSamples >= Self.contrastSamples ? c.paper : .infinity
     }
+
+    /// Whether the band `within` px past side `k` of `q` holds print: at least
+    /// `printPastSide` of it on fine edges (an edge in this view, none with the print wiped
+    /// out). Rows of letters are dense with them; a desk's grain and a soft shadow are not.
+    func printLies(beyond k: Int, of q: Quad, within band: ClosedRange<Double>, textless: GradientField) -> Bool {
+        fineEdgeShare(beyond: k, of: q, from: band.lowerBound, to: band.upperBound, textless: textless) >= Self.printPastSide
+    }
+
+    /// The share of a band on fine edges from which it holds print.
+    static let printPastSide = 0.1
 
     /// Points along a side at which `bandContrast` compares its two sides.
     static let contrastSamples = 24
