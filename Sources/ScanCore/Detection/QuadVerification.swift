@@ -230,16 +230,6 @@ extension GradientField {
         return c.paperSamples >= Self.contrastSamples ? c.paper : .infinity
     }
 
-    /// Whether the band `within` px past side `k` of `q` holds print: at least
-    /// `printPastSide` of it on fine edges (an edge in this view, none with the print wiped
-    /// out). Rows of letters are dense with them; a desk's grain and a soft shadow are not.
-    func printLies(beyond k: Int, of q: Quad, within band: ClosedRange<Double>, textless: GradientField) -> Bool {
-        fineEdgeShare(beyond: k, of: q, from: band.lowerBound, to: band.upperBound, textless: textless) >= Self.printPastSide
-    }
-
-    /// The share of a band on fine edges from which it holds print.
-    static let printPastSide = 0.1
-
     /// Points along a side at which `bandContrast` compares its two sides.
     static let contrastSamples = 24
 

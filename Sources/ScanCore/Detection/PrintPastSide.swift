@@ -1,0 +1,65 @@
+// Print past a side: rows of letters show as fine edges, edges in the working copy that the
+// closing wipes out. A page's own edge has what it lies on beyond it; print running on past
+// a side means the sheet goes on there (a crease, a flat scan's region).
+
+extension GradientField {
+    /// Whether the band `within` px past side `k` of `q` holds print: at least
+    /// `printPastSide` of it on fine edges (an edge in this view, none with the print wiped
+    /// out). Rows of letters are dense with them; a desk's grain and a soft shadow are not.
+    func printLies(beyond k: Int, of q: Quad, within band: ClosedRange<Double>, textless: GradientField) -> Bool {
+        fineEdgeShare(beyond: k, of: q, from: band.lowerBound, to: band.upperBound, textless: textless) >= Self.printPastSide
+    }
+
+    /// The share of a band on fine edges from which it holds print.
+    static let printPastSide = 0.1
+
+    /// The share of the band from `from` to `to` px outside side `k` of `q` (its middle 80%)
+    /// on fine edges: an edge in this view and none with the print wiped out. 0 where too
+    /// little of the band lies in the frame.
+    func fineEdgeShare(beyond k: Int, of q: Quad, from: Double, to: Double, textless: GradientField) -> Double {
+        let (a, b) = sidesOf(q)[k]
+        let normal = Line(through: a, b).normal
+        var fine = 0, seen = 0
+        var d = from
+        while d <= to {
+            if let counts = edgeCounts(along: a - normal * d, b - normal * d, textless: textless) {
+                fine += counts.fine
+                seen += counts.seen
+            }
+            d += 1
+        }
+        return seen >= 50 ? Double(fine) / Double(seen) : 0
+    }
+
+    /// Along the middle 80% of a → b: how many points lie on fine edges, on edges the closing
+    /// keeps, and in the frame. Nil where less than half of it lies in the frame.
+    func edgeCounts(along a: Point, _ b: Point, textless: GradientField) -> EdgeCounts? {
+        let length = a.distance(to: b)
+        guard length >= 4 else { return nil }
+        var counts = EdgeCounts()
+        var total = 0
+        var t = 0.1 * length
+        while t <= 0.9 * length {
+            let p = a + (b - a) * (t / length)
+            let x = Int(p.x.rounded(.down)), y = Int(p.y.rounded(.down))
+            total += 1
+            if x >= 0, y >= 0, x < width, y < height {
+                counts.seen += 1
+                let i = y * width + x
+                if textless.magnitude[i] >= threshold {
+                    counts.coarse += 1
+                } else if magnitude[i] >= threshold {
+                    counts.fine += 1
+                }
+            }
+            t += 1
+        }
+        return 2 * counts.seen >= total ? counts : nil
+    }
+
+    struct EdgeCounts {
+        var fine = 0, coarse = 0, seen = 0
+        var fineShare: Double { Double(fine) / Double(max(seen, 1)) }
+        var coarseShare: Double { Double(coarse) / Double(max(seen, 1)) }
+    }
+}
