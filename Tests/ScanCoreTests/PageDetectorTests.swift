@@ -56,6 +56,30 @@ import Testing
         #expect(error < 8, "corner error \(error) px: \(detection.quad)")
     }
 
+    /// Over-exposed: a light desk at the level of a light source (244), the page on it clipped
+    /// white. The desk is no light: the paper beside it is brighter by a paper step.
+    @Test("a clipped page on an over-exposed light desk is found")
+    func overExposed() throws {
+        let page = Quad(topLeft: Point(230, 90), topRight: Point(590, 120), bottomRight: Point(560, 540), bottomLeft: Point(200, 510))
+        var rng = SyntheticPhoto.Random(seed: 11)
+        var pixels = [UInt8](repeating: 0, count: 800 * 600)
+        for y in 0..<600 {
+            for x in 0..<800 {
+                let p = Point(Double(x) + 0.5, Double(y) + 0.5)
+                var value = 244.0
+                if page.contains(p) {
+                    let row = (y - 160) % 22
+                    value = y > 160 && y < 450 && row < 8 && x > 280 && x < 520 && (x / 9) % 5 != 4 ? 60 : 255
+                }
+                pixels[y * 800 + x] = UInt8(max(0, min(255, value + Double(Int(rng.next() % 7) - 3))))
+            }
+        }
+        let photo = try PixelBuffer(width: 800, height: 600, format: .gray, pixels: pixels)
+        let detection = try #require(PageDetector().detect(in: photo))
+        let error = SyntheticPhoto.cornerError(detection.quad, page)
+        #expect(error < 8, "corner error \(error) px: \(detection.quad)")
+    }
+
     /// A corner hidden under clutter is not always found; what must hold is that the detector
     /// then returns no quad or a nearly right one, never a wrong crop. (Not yet true of a page
     /// on a pale table under light falling off by 30%: the table is returned.)

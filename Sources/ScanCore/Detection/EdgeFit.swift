@@ -20,13 +20,18 @@ extension GradientField {
     }
 
     /// The polarity a page edge has at (`px`, `py`) on a side with inward normal (`nx`, `ny`):
-    /// −1 where a light source lies just outside, 1 elsewhere.
+    /// −1 where a light source lies just outside, 1 elsewhere. A light is brighter than the
+    /// page beside it: in an over-exposed photo a light desk reaches the light level too, but
+    /// the paper on it, clipped, is brighter still by a paper step. (Paper as bright on both
+    /// sides is a flat scan's, and its light level still marks it.)
     @inline(__always)
     func edgePolarity(_ light: UnsafeBufferPointer<UInt8>, _ px: Double, _ py: Double, _ nx: Double, _ ny: Double) -> Double {
         guard !light.isEmpty else { return 1 }
         let x = Int((px - nx * Self.lightProbe).rounded(.down)), y = Int((py - ny * Self.lightProbe).rounded(.down))
-        guard x >= 0, y >= 0, x < width, y < height else { return 1 }
-        return light[y * width + x] != 0 ? -1 : 1
+        guard x >= 0, y >= 0, x < width, y < height, light[y * width + x] != 0 else { return 1 }
+        let u = Int((px + nx * Self.lightProbe).rounded(.down)), v = Int((py + ny * Self.lightProbe).rounded(.down))
+        guard u >= 0, v >= 0, u < width, v < height else { return -1 }
+        return luma[v * width + u] >= luma[y * width + x] + Self.minimumPaperStep ? 1 : -1
     }
 
     /// The share of a segment backed by an edge whose gradient points across the segment, with
