@@ -15,6 +15,20 @@ import Testing
         return PageDetector().detect(in: photo)
     }
 
+    /// An 800×600 grey photo drawn pixel by pixel (`level` of x, y and the pixel's centre),
+    /// with ±3 levels of noise, clipped to 0–255.
+    static func drawn(seed: UInt64, _ level: (Int, Int, Point) -> Double) throws -> PixelBuffer {
+        var rng = SyntheticPhoto.Random(seed: seed)
+        var pixels = [UInt8](repeating: 0, count: 800 * 600)
+        for y in 0..<600 {
+            for x in 0..<800 {
+                let value = level(x, y, Point(Double(x) + 0.5, Double(y) + 0.5))
+                pixels[y * 800 + x] = UInt8(max(0, min(255, value + Double(Int(rng.next() % 7) - 3))))
+            }
+        }
+        return try PixelBuffer(width: 800, height: 600, format: .gray, pixels: pixels)
+    }
+
     /// Light falls off by 30% across the frame, except on the pale table: its level-set cue
     /// needs the page brighter than the table everywhere, so there it falls off by 15%.
     /// On `.window`, the right half of the page lies against a saturated window: there its
@@ -35,22 +49,15 @@ import Testing
     @Test("a page in shade beside a sunlit desk is found")
     func pageInShade() throws {
         let page = Quad(topLeft: Point(440, 95), topRight: Point(700, 120), bottomRight: Point(675, 505), bottomLeft: Point(410, 480))
-        var rng = SyntheticPhoto.Random(seed: 9)
-        var pixels = [UInt8](repeating: 0, count: 800 * 600)
-        for y in 0..<600 {
-            for x in 0..<800 {
-                let p = Point(Double(x) + 0.5, Double(y) + 0.5)
+        let photo = try Self.drawn(seed: 9) { x, y, p in
+            guard page.contains(p) else {
                 let rightOfPage = Point.cross(page.bottomRight - page.topRight, p - page.topRight) < 0
-                var value: Double = x < 340 ? 228 : (rightOfPage ? 189 : 160)
-                if page.contains(p) {
-                    // Paper with rows of print, clear of the margins.
-                    let row = (y - 140) % 24
-                    value = y > 140 && y < 440 && row < 9 && x > 470 && x < 640 && (x / 7) % 6 != 5 ? 40 : 200
-                }
-                pixels[y * 800 + x] = UInt8(max(0, min(255, value + Double(Int(rng.next() % 7) - 3))))
+                return x < 340 ? 228 : (rightOfPage ? 189 : 160)
             }
+            // Paper with rows of print, clear of the margins.
+            let row = (y - 140) % 24
+            return y > 140 && y < 440 && row < 9 && x > 470 && x < 640 && (x / 7) % 6 != 5 ? 40 : 200
         }
-        let photo = try PixelBuffer(width: 800, height: 600, format: .gray, pixels: pixels)
         let detection = try #require(PageDetector().detect(in: photo))
         let error = SyntheticPhoto.cornerError(detection.quad, page)
         #expect(error < 8, "corner error \(error) px: \(detection.quad)")
@@ -61,20 +68,11 @@ import Testing
     @Test("a clipped page on an over-exposed light desk is found")
     func overExposed() throws {
         let page = Quad(topLeft: Point(230, 90), topRight: Point(590, 120), bottomRight: Point(560, 540), bottomLeft: Point(200, 510))
-        var rng = SyntheticPhoto.Random(seed: 11)
-        var pixels = [UInt8](repeating: 0, count: 800 * 600)
-        for y in 0..<600 {
-            for x in 0..<800 {
-                let p = Point(Double(x) + 0.5, Double(y) + 0.5)
-                var value = 244.0
-                if page.contains(p) {
-                    let row = (y - 160) % 22
-                    value = y > 160 && y < 450 && row < 8 && x > 280 && x < 520 && (x / 9) % 5 != 4 ? 60 : 255
-                }
-                pixels[y * 800 + x] = UInt8(max(0, min(255, value + Double(Int(rng.next() % 7) - 3))))
-            }
+        let photo = try Self.drawn(seed: 11) { x, y, p in
+            guard page.contains(p) else { return 244 }
+            let row = (y - 160) % 22
+            return y > 160 && y < 450 && row < 8 && x > 280 && x < 520 && (x / 9) % 5 != 4 ? 60 : 255
         }
-        let photo = try PixelBuffer(width: 800, height: 600, format: .gray, pixels: pixels)
         let detection = try #require(PageDetector().detect(in: photo))
         let error = SyntheticPhoto.cornerError(detection.quad, page)
         #expect(error < 8, "corner error \(error) px: \(detection.quad)")
