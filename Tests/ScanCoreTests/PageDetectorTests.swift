@@ -78,6 +78,35 @@ import Testing
         #expect(error < 8, "corner error \(error) px: \(detection.quad)")
     }
 
+    /// Over-exposed, with the desk clipped too beyond the upper half of the page's right side:
+    /// there the side shows no step and is taken for one against a light, yet with the page
+    /// as bright as that "light", a page against a light it is not (nor a row of print, with
+    /// none near it, nor a line across paper, with the sides meeting it ending there).
+    @Test("a clipped page partly against a clipped desk is found")
+    func overExposedCorner() throws {
+        let page = Quad(topLeft: Point(230, 90), topRight: Point(590, 120), bottomRight: Point(560, 540), bottomLeft: Point(200, 510))
+        let photo = try Self.drawn(seed: 12) { x, y, p in
+            guard page.contains(p) else { return x > 500 && y < 330 ? 255 : 244 }
+            let row = (y - 160) % 22
+            return y > 160 && y < 450 && row < 8 && x > 280 && x < 500 && (x / 9) % 5 != 4 ? 60 : 255
+        }
+        let detection = try #require(PageDetector().detect(in: photo))
+        #expect(detection.quad.intersectionOverUnion(page) > 0.95, "\(detection.quad)")
+    }
+
+    /// A side across a page, not at its end, has the sides meeting it running on past it.
+    @Test("the sides meeting a side across a page run on past it; at the page's end they do not")
+    func sidesRunOn() throws {
+        let page = Quad(topLeft: Point(230, 90), topRight: Point(590, 120), bottomRight: Point(560, 540), bottomLeft: Point(200, 510))
+        let field = GradientField(try Self.drawn(seed: 13) { _, _, p in page.contains(p) ? 230 : 110 })
+        // The upper half of the page: its bottom side runs across the paper.
+        let upper = Quad(topLeft: page.topLeft, topRight: page.topRight,
+                         bottomRight: (page.topRight + page.bottomRight) * 0.5, bottomLeft: (page.topLeft + page.bottomLeft) * 0.5)
+        #expect(field.sidesRunOn(past: 2, of: upper))
+        #expect(!field.sidesRunOn(past: 2, of: page))
+        #expect(!field.sidesRunOn(past: 0, of: upper))
+    }
+
     /// A corner hidden under clutter is not always found; what must hold is that the detector
     /// then returns no quad or a nearly right one, never a wrong crop. (Not yet true of a page
     /// on a pale table under light falling off by 30%: the table is returned.)

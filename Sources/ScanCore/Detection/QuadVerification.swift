@@ -61,7 +61,12 @@ extension GradientField {
         // sides can show it, and a page standing out along every side, and clearly on the
         // whole, needs no more; one with a side against a light must pass the ring test, which
         // a dark figure on a white flat scan does not.
-        let againstLight = contrasts.contains { $0.lit > 0 }, hasLitSide = lit.contains(true)
+        // A side against a light shows the page darker than it; one with no step at all may be
+        // a clipped page against a clipped desk, in an over-exposed photo (`clippedEnd`).
+        let againstLight = contrasts.contains { $0.lit > 0 }
+        let hasLitSide = lit.indices.contains { i in
+            lit[i] && !(paperless.contains(i) && clippedEnd(i, of: refined, textless: textless))
+        }
         let medians = interiorMedians(refined, excludingLight: againstLight)
         let ownSides = paperSteps.indices.filter { !candidate.sides[$0].isBorder }
         let meanStep = ownSides.map { paperSteps[$0] }.reduce(0, +) / Float(max(ownSides.count, 1))
@@ -96,6 +101,34 @@ extension GradientField {
         let quad = medians.map { extendedCorners(cornered, page: $0.inside, ground: $0.outside, excludingLight: againstLight) } ?? cornered
         return ScoredQuad(quad: quad, confidence: Self.confidence(supports), isFrame: false, regionFit: candidate.regionFit,
                           backing: Self.confidence(ownSupports))
+    }
+
+    /// Whether side `k` of `q`, with light-level brightness and no step across it, is where a
+    /// clipped page ends against a clipped desk: no print just inside or past it (else it is
+    /// the edge of a block of print on a flat scan's white paper), and the sides meeting it end
+    /// there too (else it is a line across the paper).
+    func clippedEnd(_ k: Int, of q: Quad, textless: GradientField?) -> Bool {
+        guard let textless, !sidesRunOn(past: k, of: q) else { return false }
+        return !printLies(beyond: k, of: q, within: -10...(-3), textless: textless)
+            && !printLies(beyond: k, of: q, within: 3...15, textless: textless)
+    }
+
+    /// Whether either side meeting side `k` of `q` keeps its step past the corner where they
+    /// meet (over a quarter of its length): then the page goes on past side `k`.
+    func sidesRunOn(past k: Int, of q: Quad) -> Bool {
+        let c = q.corners
+        let before = (c[(k + 3) % 4], c[k]), after = (c[(k + 2) % 4], c[(k + 1) % 4])
+        return [before, after].enumerated().contains { n, side in
+            let (from, to) = side
+            let length = from.distance(to: to)
+            guard length >= 8 else { return false }
+            let d = (to - from) * (1 / length)
+            let (a, b) = (to + d * 3, to + d * (0.25 * length))
+            // The side after runs away from its corner: measured the way it runs, so inside is
+            // on the same hand.
+            let median = n == 0 ? stepContrast(a, b, paper: false).median : stepContrast(b, a, paper: false).median
+            return median >= Self.minimumStep
+        }
     }
 
     /// 0–1 from the refined sides' edge support: half their mean, half the weakest, so one
