@@ -107,6 +107,28 @@ import Testing
         #expect(!field.sidesRunOn(past: 0, of: upper))
     }
 
+    /// On clipped white paper, a side with no step is a clipped page's end only clear of print:
+    /// along the last row of a block of print it is that block's edge.
+    @Test("a stepless side along the last row of a block of print is no clipped page's end")
+    func clippedEnd() throws {
+        let photo = try Self.drawn(seed: 14) { x, y, _ in
+            let row = (y - 100) % 22
+            return y >= 100 && y < 300 && row < 8 && x >= 200 && x < 600 && (x / 9) % 5 != 4 ? 60 : 252
+        }
+        let (field, textless) = GradientField.views(of: photo.downsampled(by: 2), closingRadius: 6)
+        // Working pixels: the block's last row lies at 138–142, just inside the bottom side; the
+        // band past it is blank.
+        let block = Quad(topLeft: Point(100, 50), topRight: Point(300, 50), bottomRight: Point(300, 150), bottomLeft: Point(100, 150))
+        let blank = Quad(topLeft: Point(100, 175), topRight: Point(300, 175), bottomRight: Point(300, 265), bottomLeft: Point(100, 265))
+        // Read into values first: a failed expectation would print the whole field.
+        let blockEnd = field.clippedEnd(2, of: block, textless: textless)
+        let blankEnd = field.clippedEnd(2, of: blank, textless: textless)
+        let blindEnd = field.clippedEnd(2, of: blank, textless: nil)
+        #expect(!blockEnd)
+        #expect(blankEnd)
+        #expect(!blindEnd)
+    }
+
     /// A corner hidden under clutter is not always found; what must hold is that the detector
     /// then returns no quad or a nearly right one, never a wrong crop. (Not yet true of a page
     /// on a pale table under light falling off by 30%: the table is returned.)
