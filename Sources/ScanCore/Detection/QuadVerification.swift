@@ -117,18 +117,16 @@ extension GradientField {
     /// meet (over a quarter of its length): then the page goes on past side `k`.
     func sidesRunOn(past k: Int, of q: Quad) -> Bool {
         let c = q.corners
-        let before = (c[(k + 3) % 4], c[k]), after = (c[(k + 2) % 4], c[(k + 1) % 4])
-        return [before, after].enumerated().contains { n, side in
-            let (from, to) = side
-            let length = from.distance(to: to)
+        // Whether the side from `start` to `end` keeps its step past `end` (`pastEnd`) or before
+        // `start`, measured the way it runs, so that its inside stays on the same hand.
+        func runsOn(_ start: Point, _ end: Point, pastEnd: Bool) -> Bool {
+            let length = start.distance(to: end)
             guard length >= 8 else { return false }
-            let d = (to - from) * (1 / length)
-            let (a, b) = (to + d * 3, to + d * (0.25 * length))
-            // The side after runs away from its corner: measured the way it runs, so inside is
-            // on the same hand.
-            let median = n == 0 ? stepContrast(a, b, paper: false).median : stepContrast(b, a, paper: false).median
-            return median >= Self.minimumStep
+            let d = (end - start) * (1 / length)
+            let (a, b) = pastEnd ? (end + d * 3, end + d * (0.25 * length)) : (start - d * (0.25 * length), start - d * 3)
+            return stepContrast(a, b, paper: false).median >= Self.minimumStep
         }
+        return runsOn(c[(k + 3) % 4], c[k], pastEnd: true) || runsOn(c[(k + 1) % 4], c[(k + 2) % 4], pastEnd: false)
     }
 
     /// 0–1 from the refined sides' edge support: half their mean, half the weakest, so one
