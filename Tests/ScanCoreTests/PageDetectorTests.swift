@@ -182,6 +182,48 @@ import Testing
         #expect(SyntheticPhoto.cornerError(detection.quad, Self.corners) < 40, "\(detection.quad)")
     }
 
+    /// A page folded across, on a light desk (200): the part above the crease in light (235),
+    /// the part below turned from it (`shade`), its sides kinked at the crease by 6 px. `crease`:
+    /// the share of the page above it; at 35% the part in light is under 12% of the frame, too
+    /// small to be a page alone. `printedShade`: print runs on below the crease.
+    static func foldedOnLightDesk(crease: Double, shade: Double, printedShade: Bool = true) throws -> (photo: PixelBuffer, page: Quad, lit: Quad) {
+        let page = Quad(topLeft: Point(250, 70), topRight: Point(560, 95), bottomRight: Point(548, 545), bottomLeft: Point(228, 530))
+        let kink = Point(6, 0)
+        let left = page.topLeft + (page.bottomLeft - page.topLeft) * crease - kink
+        let right = page.topRight + (page.bottomRight - page.topRight) * crease + kink
+        let lit = Quad(topLeft: page.topLeft, topRight: page.topRight, bottomRight: right, bottomLeft: left)
+        let shaded = Quad(topLeft: left, topRight: right, bottomRight: page.bottomRight, bottomLeft: page.bottomLeft)
+        let photo = try drawn(seed: 18) { x, y, p in
+            // Rows of print clear of the margins, on both parts.
+            let printed = x > 285 && x < 520 && (y - 100) % 22 < 8 && (x / 9) % 7 != 6
+            if lit.contains(p) { return printed && y < Int(left.y) - 12 ? 60 : 235 }
+            if shaded.contains(p) { return printed && printedShade && y > Int(right.y) + 14 && y < 500 ? 50 : shade }
+            return 200
+        }
+        let wholeShare = (lit.area + shaded.area) / (800 * 600)
+        #expect(wholeShare > 0.12)
+        return (photo, Quad(topLeft: page.topLeft, topRight: page.topRight, bottomRight: page.bottomRight, bottomLeft: page.bottomLeft), lit)
+    }
+
+    @Test("a folded page whose part in shade is darker than the light desk is found whole, though its part in light is small",
+          arguments: [0.35, 0.55])
+    func foldedShadeDarkerThanDesk(crease: Double) throws {
+        let (photo, page, lit) = try Self.foldedOnLightDesk(crease: crease, shade: 182)
+        #expect((lit.area / (800 * 600) < 0.12) == (crease < 0.5))
+        let detection = try #require(PageDetector().detect(in: photo))
+        let error = SyntheticPhoto.cornerError(detection.quad, page)
+        #expect(error < 8, "corner error \(error) px: \(detection.quad)")
+    }
+
+    /// Beyond the page's side lies something far darker than paper turned from the light (a
+    /// dark folder, 90 against paper at 235): no part of the sheet, however its edges line up.
+    @Test("a dark object lined up with a page's sides is not taken for the page's part in shade")
+    func darkObjectBesidePage() throws {
+        let (photo, _, lit) = try Self.foldedOnLightDesk(crease: 0.55, shade: 90, printedShade: false)
+        let detection = try #require(PageDetector().detect(in: photo))
+        #expect(detection.quad.intersectionOverUnion(lit) > 0.9, "\(detection.quad)")
+    }
+
     @Test("a page whose top edge curls keeps its top corners: its outline holds the page and little else")
     func curled() throws {
         // The top edge sags in an arch, as when the page curls towards the camera: no straight

@@ -28,10 +28,14 @@ extension GradientField {
             // No outline beats the frame: a flat scan, or a page whose edges are too faint for
             // the line search (white on an off-white desk). Only a clean region lying on a
             // plain surface, clear of the frame, is taken for a page.
-            return verifiedRegions.first { $0.regionFit >= Self.clearRegionFit && isNested($0.quad, in: frame.quad) } ?? frame
+            return verifiedRegions.first { $0.regionFit >= Self.clearRegionFit && isNested($0.quad, in: frame.quad) }
+                ?? foldedInShade(minimumAreaFraction: minimumAreaFraction, minimumConfidence: minimumConfidence, extraLines: textlessLines, textless: textless)
+                ?? frame
         }
         guard var choice = Self.preferred(edges: edges, region: verifiedRegions.first, edgeFit: regions.fits.first ?? 0,
-                                          minimumConfidence: minimumConfidence) else { return nil }
+                                          minimumConfidence: minimumConfidence) else {
+            return foldedInShade(minimumAreaFraction: minimumAreaFraction, minimumConfidence: minimumConfidence, extraLines: textlessLines, textless: textless)
+        }
         // A page on a larger pale surface (a grey table): the surface's outline is longer and
         // its region as square, but the page is a brighter region inside it, clear of its
         // sides, on a ring of plain surface.
@@ -45,9 +49,23 @@ extension GradientField {
         if let whole = checkedRegions.first(where: { $0.quad != choice.quad && printContinues(from: choice.quad, into: $0.quad) }) {
             choice = whole
         }
-        // A crease whose part beyond lies in shade as dark as the desk leaves no region round
-        // the whole sheet, but its print shows where the page goes on.
-        return extendedOverPrint(choice, textless: textless)
+        // A crease whose part beyond lies in shade darker than the desk shows that part as a
+        // dark band with edges of its own; in shade as dark as the desk it leaves no region
+        // round the whole sheet, but its print shows where the page goes on.
+        return extendedOverShade(choice, minimumConfidence: minimumConfidence, textless: textless)
+            ?? extendedOverPrint(choice, textless: textless)
+    }
+
+    /// A page folded with the part beyond the crease in shade darker than the desk
+    /// (`extendedOverShade`), where its part in light alone is smaller than a page must be:
+    /// the search is run again for outlines down to `smallestLitShare` of that size.
+    func foldedInShade(minimumAreaFraction: Double, minimumConfidence: Double, extraLines: [Line], textless: GradientField) -> ScoredQuad? {
+        guard let part = bestQuad(minimumAreaFraction: minimumAreaFraction * Self.smallestLitShare, minimumConfidence: minimumConfidence,
+                                  extraLines: extraLines, textless: textless),
+              !part.isFrame, part.confidence >= minimumConfidence,
+              let whole = extendedOverShade(part, minimumConfidence: minimumConfidence, textless: textless),
+              whole.quad.area >= minimumAreaFraction * Double(width * height) else { return nil }
+        return whole
     }
 
     /// The better of the edge outline and the best verified region (neither the frame):

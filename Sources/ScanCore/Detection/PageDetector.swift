@@ -41,9 +41,13 @@ public struct PageDetection: Sendable, Equatable {
 ///    of a sheet in light, cut off at a crease, with print running on beyond it, or where the
 ///    edge outline is too poorly backed to keep. See `OutlineChoice`. A textless line a few
 ///    pixels from a first-view line joins too where that line is a parallel row of print;
-/// 7. where rows of print lie past one side (past a blank margin, at most) and end short of
-///    the frame, that side is a crease with the rest of the sheet in shade as dark as the
-///    desk: the outline grows over the print (`CreaseExtension`).
+/// 7. where a band darker than the desk, but not than half the paper, lies past one side
+///    between its neighbours carried on and ends at a straight edge, that side is a crease with
+///    the rest of the sheet in shade darker than the desk: the outline grows over the band
+///    (`ShadeExtension`; where no page is found, a second search looks for a part in light too
+///    small to be a page alone); else, where rows of print lie past one side (past a blank
+///    margin, at most) and end short of the frame, that side is a crease with the rest of the
+///    sheet in shade as dark as the desk: the outline grows over the print (`CreaseExtension`).
 ///
 /// It returns nil for flat scans (the best outline is the image frame itself) and whenever the
 /// best outline is not convincing: a wrong crop is worse than none.

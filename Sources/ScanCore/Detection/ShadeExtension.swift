@@ -1,0 +1,175 @@
+import Foundation
+
+// Pages folded with the part beyond the crease in shade darker than the desk.
+//
+// A part of a sheet turned from the light is dimmer paper. On a desk darker still, its outline
+// is the page's own (`CornerExtension` follows it); on a desk as dark, only its print shows it
+// (`CreaseExtension`). On a lighter desk it is a band darker than what lies round it, between
+// the two sides that meet the crease carried on, and its edges step down inwards: the other
+// way from the part in light, so the line search does not back them. The outline grows over
+// that band to its far edge.
+
+extension GradientField {
+    /// The part in shade is paper turned from the light: at least this share of the part in
+    /// light's level (a dark object beside the page is far darker) ...
+    static let shadeFloor: Float = 0.5
+    /// ... darker than what lies round it by at least this many grey levels, the mean across
+    /// each of its edges ...
+    static let minimumShadeStep: Float = 3
+    /// ... and at most this deep across the crease, as a share of the part in light's depth (a
+    /// fold near one end leaves a narrow strip in light).
+    static let maximumShadeDepth = 4.0
+    /// The band's level is read this many rows past the crease: clear of the crease's blur.
+    static let shadeLead = 3...5
+    /// How far past the crease, as a share of the part in light's depth, the band is first
+    /// compared with what lies beside it: near enough that a side turned at the fold has not
+    /// moved off its line by more than the bands read.
+    static let besideShare = 0.3
+    /// Its far edge is read in these parts of each row, clear of the sides (which a fold
+    /// bends), and must be straight through them to within this many working pixels.
+    static let shadePortions: [ClosedRange<Double>] = [0.15...0.29, 0.29...0.43, 0.43...0.57, 0.57...0.71, 0.71...0.85]
+    static let shadeEdgeStraightness = 2.0
+    /// A part in light can be this small a share of the frame: the rest of the page is in shade.
+    static let smallestLitShare = 0.25
+    /// A side may turn at the fold by up to this much: the part standing up is seen at another
+    /// angle, but its sides still run on from the part in light's.
+    static let maximumShadeTurn = 12.0 * Double.pi / 180
+    /// The gradient that backs an edge of the part in shade. Its step is faint and already shown
+    /// by the levels either side; what backs it is a gradient pointing across it all along.
+    static let shadeEdgeFloor: Float = 1
+
+    /// `outline` grown across the side beyond which the sheet goes on in shade darker than the
+    /// desk, to that part's far edge; nil where no side has such a part beyond it, backed at
+    /// least `minimumConfidence` by edges.
+    func extendedOverShade(_ outline: ScoredQuad, minimumConfidence: Double, textless: GradientField) -> ScoredQuad? {
+        guard !outline.isFrame, let paper = interiorMedians(outline.quad)?.inside else { return nil }
+        var best: ScoredQuad?
+        for k in 0..<4 {
+            guard let grown = shade(beyond: k, of: outline.quad, paper: paper, textless: textless),
+                  grown.confidence >= minimumConfidence, grown.confidence > best?.confidence ?? 0 else { continue }
+            best = grown
+        }
+        return best
+    }
+
+    /// The whole sheet where side `k` of `q` (the part in light, its paper at level `paper`) is
+    /// a crease with a part in shade beyond it, darker than the desk; nil otherwise.
+    func shade(beyond k: Int, of q: Quad, paper: Float, textless: GradientField) -> ScoredQuad? {
+        let depth = depth(across: k, of: q)
+        guard depth >= 8 else { return nil }
+        // Past the crease, the band is darker than what lies beside it, just past each side
+        // carried on (the light across a desk varies, so the desk is read there).
+        let c = q.corners
+        let beside = max(Double(Self.shadeLead.upperBound + 1), Self.besideShare * depth)
+        let onBefore = c[k] + (c[k] - c[(k + 3) % 4]).unit * beside, onAfter = c[(k + 1) % 4] + (c[(k + 1) % 4] - c[(k + 2) % 4]).unit * beside
+        guard stepContrast(c[k], onBefore, paper: false).mean <= -Self.minimumShadeStep,
+              stepContrast(onAfter, c[(k + 1) % 4], paper: false).mean <= -Self.minimumShadeStep else { return nil }
+        // The median level of the band along row `d` beyond side `k`, over part `portion` of it.
+        func level(_ d: Double, _ portion: ClosedRange<Double>) -> Float? {
+            // Sides that meet far off (nearly parallel to the crease) bound no band.
+            guard let (from, to) = row(beyond: k, of: q, at: d), from.distance(to: to) <= Double(width + height) else { return nil }
+            let length = from.distance(to: to)
+            var values: [Float] = []
+            var t = portion.lowerBound * length
+            while t <= portion.upperBound * length {
+                let p = from + (to - from) * (t / length)
+                let x = Int(p.x.rounded(.down)), y = Int(p.y.rounded(.down))
+                guard x >= 0, y >= 0, x < width, y < height else { return nil }
+                values.append(textless.luma[y * width + x])
+                t += 1
+            }
+            return values.selectKth(values.count / 2)
+        }
+        var lead = Self.shadeLead.compactMap { level(Double($0), 0.15...0.85) }
+        guard lead.count == Self.shadeLead.count, let shade = lead.selectKth(lead.count / 2),
+              shade >= Self.shadeFloor * paper else { return nil }
+        // In each part of the row, the far edge is the strongest rise in level past the crease
+        // (a slow shading across the band rises too, but over many rows), to a level that
+        // stays clearly above the band's just before it.
+        let reach = Self.maximumShadeDepth * depth
+        var ends: [(Point, Double)] = []
+        for portion in Self.shadePortions {
+            var profile: [Float] = []
+            let first = Double(Self.shadeLead.upperBound + 1)
+            var d = first
+            while d <= reach, let value = level(d, portion) {
+                profile.append(value)
+                d += 1
+            }
+            var rise: (step: Float, at: Int)?
+            for i in stride(from: 2, to: profile.count - 4, by: 1) where profile[i + 2] - profile[i - 2] > rise?.step ?? 0 {
+                rise = (profile[i + 2] - profile[i - 2], i)
+            }
+            guard let rise, rise.step >= Self.minimumShadeStep,
+                  let after = profile[(rise.at + 2)...(rise.at + 4)].min(), let before = profile[max(0, rise.at - 4)...(rise.at - 2)].max(),
+                  after - before >= Self.minimumShadeStep,
+                  let (from, to) = row(beyond: k, of: q, at: first + Double(rise.at)) else { return nil }
+            let middle = (portion.lowerBound + portion.upperBound) / 2
+            ends.append((from + (to - from) * middle, 1))
+        }
+        guard let rough = Self.lineFit(ends),
+              ends.allSatisfy({ abs(Point.dot($0.0, rough.normal) - rough.rho) <= Self.shadeEdgeStraightness }) else { return nil }
+        // The sides meeting the crease start at its ends, but a fold may turn them there: each
+        // ends where, along the far edge, the line from its crease corner steps down into the
+        // band most steeply.
+        let sides = sidesOf(q)
+        let before = Line(through: sides[(k + 3) % 4].0, sides[(k + 3) % 4].1)
+        let after = Line(through: sides[(k + 1) % 4].0, sides[(k + 1) % 4].1)
+        guard let farBefore = rough.intersection(before), let farAfter = rough.intersection(after) else { return nil }
+        var corners = c
+        corners[k] = farBefore
+        corners[(k + 1) % 4] = farAfter
+        let carried = Quad(topLeft: corners[0], topRight: corners[1], bottomRight: corners[2], bottomLeft: corners[3])
+        guard carried.isConvex, carried.signedArea > 0, inBounds(carried) else { return nil }
+        let turn = tan(Self.maximumShadeTurn)
+        // Clockwise, so that each normal points into the sheet: the side before the crease
+        // runs out to the far edge, which runs as the crease does, and the side after comes back.
+        let cornerBefore = steepestDescent(to: farBefore, along: rough, within: turn * c[k].distance(to: farBefore)) { (c[k], $0) }
+        let cornerAfter = steepestDescent(to: farAfter, along: rough, within: turn * c[(k + 1) % 4].distance(to: farAfter)) { ($0, c[(k + 1) % 4]) }
+        corners[k] = cornerBefore
+        corners[(k + 1) % 4] = cornerAfter
+        let grown = Quad(topLeft: corners[0], topRight: corners[1], bottomRight: corners[2], bottomLeft: corners[3])
+        guard grown.isConvex, grown.signedArea > 0, inBounds(grown), grown.area <= 1.02 * Double(width * height) else { return nil }
+        // Every edge of the part in shade steps down into it all along, and is backed by edges
+        // that do.
+        let shaded = [(c[k], cornerBefore), (cornerBefore, cornerAfter), (cornerAfter, c[(k + 1) % 4])]
+        var shadeCounts: [(hits: Int, steps: Int)] = []
+        for (a, b) in shaded {
+            let contrast = stepContrast(a, b, paper: false), step = contrast.mean
+            guard step <= -Self.minimumShadeStep, contrast.median <= -Self.minimumShadeStep else { return nil }
+            let count = edgeCount(a, b, polarity: -1, threshold: Self.shadeEdgeFloor)
+            shadeCounts.append((count.hits, count.steps))
+        }
+        // The outline's backing: the part in light's own sides, rising inwards, with the part in
+        // shade's, falling; the two sides through the crease count both their parts.
+        func litCount(_ a: Point, _ b: Point) -> (hits: Int, steps: Int) {
+            let step = stepContrast(a, b, paper: false).mean
+            let count = edgeCount(a, b, polarity: 1, threshold: Self.edgeThreshold(forStep: abs(step), threshold))
+            return (count.hits, count.steps)
+        }
+        let litBefore = litCount(c[(k + 3) % 4], c[k]), litAfter = litCount(c[(k + 1) % 4], c[(k + 2) % 4])
+        let opposite = litCount(c[(k + 2) % 4], c[(k + 3) % 4])
+        func share(_ parts: (hits: Int, steps: Int)...) -> Double {
+            Double(parts.map(\.hits).reduce(0, +)) / Double(max(parts.map(\.steps).reduce(0, +), 1))
+        }
+        let supports = [share(litBefore, shadeCounts[0]), share(shadeCounts[1]), share(shadeCounts[2], litAfter), share(opposite)]
+        let confidence = Self.confidence(supports)
+        return ScoredQuad(quad: grown, confidence: confidence, isFrame: false, backing: confidence)
+    }
+
+    /// The point within `span` of `guess` along `line` where the segment `segment(point)` steps
+    /// down into the sheet most (its mean step the most negative).
+    func steepestDescent(to guess: Point, along line: Line, within span: Double, segment: (Point) -> (Point, Point)) -> Point {
+        let direction = Point(-line.sinTheta, line.cosTheta)
+        var best = (step: Float.infinity, point: guess)
+        var u = -span
+        while u <= span {
+            let p = guess + direction * u
+            let (a, b) = segment(p)
+            let step = stepContrast(a, b, paper: false).mean
+            if step < best.step { best = (step, p) }
+            u += 1
+        }
+        return best.point
+    }
+}
