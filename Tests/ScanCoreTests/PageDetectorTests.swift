@@ -185,9 +185,12 @@ import Testing
     /// A page folded across, on a light desk (200): the part above the crease in light (235),
     /// the part below turned from it (`shade`), its sides kinked at the crease by 6 px. `crease`:
     /// the share of the page above it; at 35% the part in light is under 12% of the frame, too
-    /// small to be a page alone. `printedShade`: print runs on below the crease.
-    static func foldedOnLightDesk(crease: Double, shade: Double, printedShade: Bool = true) throws -> (photo: PixelBuffer, page: Quad, lit: Quad) {
-        let page = Quad(topLeft: Point(250, 70), topRight: Point(560, 95), bottomRight: Point(548, 545), bottomLeft: Point(228, 530))
+    /// small to be a page alone. `printedShade`: print runs on below the crease. `raised`: how
+    /// far the page's top corners are moved up (past the frame, for a page cut by it).
+    static func foldedOnLightDesk(crease: Double, shade: Double, printedShade: Bool = true, raised: Double = 0) throws
+        -> (photo: PixelBuffer, page: Quad, lit: Quad) {
+        let up = Point(0, raised)
+        let page = Quad(topLeft: Point(250, 70) - up, topRight: Point(560, 95) - up, bottomRight: Point(548, 545), bottomLeft: Point(228, 530))
         let kink = Point(6, 0)
         let left = page.topLeft + (page.bottomLeft - page.topLeft) * crease - kink
         let right = page.topRight + (page.bottomRight - page.topRight) * crease + kink
@@ -213,6 +216,23 @@ import Testing
         let detection = try #require(PageDetector().detect(in: photo))
         let error = SyntheticPhoto.cornerError(detection.quad, page)
         #expect(error < 8, "corner error \(error) px: \(detection.quad)")
+    }
+
+    /// The page's top lies past the frame, so its part in light leans on the frame there. That
+    /// side counts as a frame side does in the search (`borderSupport`), not as an unbacked one,
+    /// and the part in shade still grows the outline to the page's bottom corners.
+    @Test("a part in light leaning on the frame is grown over its part in shade")
+    func shadeBeyondFrameLeaningPart() throws {
+        let (photo, page, lit) = try Self.foldedOnLightDesk(crease: 0.35, shade: 182, raised: 110)
+        // The working copy detection reads (half size), and the part in light cut at its top.
+        let (field, textless) = GradientField.views(of: photo.downsampled(by: 2), closingRadius: 6)
+        func onTop(_ a: Point, _ b: Point) -> Point { Point((a.x + (b.x - a.x) * (0 - a.y) / (b.y - a.y)) / 2, 0.5) }
+        let part = Quad(topLeft: onTop(lit.topLeft, lit.bottomLeft), topRight: onTop(lit.topRight, lit.bottomRight),
+                        bottomRight: lit.bottomRight * 0.5, bottomLeft: lit.bottomLeft * 0.5)
+        let grown = try #require(field.extendedOverShade(ScoredQuad(quad: part, confidence: 1, isFrame: false), minimumConfidence: 0.55, textless: textless))
+        #expect(grown.quad.bottomLeft.distance(to: page.bottomLeft * 0.5) < 4, "\(grown.quad)")
+        #expect(grown.quad.bottomRight.distance(to: page.bottomRight * 0.5) < 4, "\(grown.quad)")
+        #expect(grown.quad.topLeft == part.topLeft && grown.quad.topRight == part.topRight, "\(grown.quad)")
     }
 
     /// Beyond the page's side lies something far darker than paper turned from the light (a

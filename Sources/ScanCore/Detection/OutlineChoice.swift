@@ -100,12 +100,16 @@ extension GradientField {
         let c = region.quad.corners
         let sides = (0..<4).map { i -> Line in
             let a = c[i], b = c[(i + 1) % 4]
-            let onFrame = (abs(a.x) < 1.5 && abs(b.x) < 1.5) || (abs(a.y) < 1.5 && abs(b.y) < 1.5)
-                || (abs(a.x - Double(width)) < 1.5 && abs(b.x - Double(width)) < 1.5)
-                || (abs(a.y - Double(height)) < 1.5 && abs(b.y - Double(height)) < 1.5)
-            return Line(through: a, b, isBorder: onFrame)
+            return Line(through: a, b, isBorder: liesOnFrame(a, b))
         }
         return Candidate(score: region.fit, quad: region.quad, sides: sides, regionFit: region.fit)
+    }
+
+    /// Whether the side a → b runs along one edge of the frame.
+    func liesOnFrame(_ a: Point, _ b: Point) -> Bool {
+        (abs(a.x) < 1.5 && abs(b.x) < 1.5) || (abs(a.y) < 1.5 && abs(b.y) < 1.5)
+            || (abs(a.x - Double(width)) < 1.5 && abs(b.x - Double(width)) < 1.5)
+            || (abs(a.y - Double(height)) < 1.5 && abs(b.y - Double(height)) < 1.5)
     }
 
     /// `inner` lies within `outer`, clear of its sides, and the ring between them is darker

@@ -111,7 +111,8 @@ extension GradientField {
               ends.allSatisfy({ abs(Point.dot($0.0, rough.normal) - rough.rho) <= Self.shadeEdgeStraightness }) else { return nil }
         // The sides meeting the crease start at its ends, but a fold may turn them there: each
         // ends where, along the far edge, the line from its crease corner steps down into the
-        // band most steeply.
+        // band most steeply: the median step along it, which rows of print crossing a line turned
+        // into the band do not move as they move the mean.
         let sides = sidesOf(q)
         let before = Line(through: sides[(k + 3) % 4].0, sides[(k + 3) % 4].1)
         let after = Line(through: sides[(k + 1) % 4].0, sides[(k + 1) % 4].1)
@@ -147,18 +148,20 @@ extension GradientField {
             let count = edgeCount(a, b, polarity: 1, threshold: Self.edgeThreshold(forStep: abs(step), threshold))
             return (count.hits, count.steps)
         }
-        let litBefore = litCount(c[(k + 3) % 4], c[k]), litAfter = litCount(c[(k + 1) % 4], c[(k + 2) % 4])
-        let opposite = litCount(c[(k + 2) % 4], c[(k + 3) % 4])
         func share(_ parts: (hits: Int, steps: Int)...) -> Double {
             Double(parts.map(\.hits).reduce(0, +)) / Double(max(parts.map(\.steps).reduce(0, +), 1))
         }
-        let supports = [share(litBefore, shadeCounts[0]), share(shadeCounts[1]), share(shadeCounts[2], litAfter), share(opposite)]
+        let litBefore = litCount(c[(k + 3) % 4], c[k]), litAfter = litCount(c[(k + 1) % 4], c[(k + 2) % 4])
+        // The part in light may lean on the frame there, which counts as it does in the search.
+        let (oppositeStart, oppositeEnd) = (c[(k + 2) % 4], c[(k + 3) % 4])
+        let opposite = liesOnFrame(oppositeStart, oppositeEnd) ? Self.borderSupport : share(litCount(oppositeStart, oppositeEnd))
+        let supports = [share(litBefore, shadeCounts[0]), share(shadeCounts[1]), share(shadeCounts[2], litAfter), opposite]
         let confidence = Self.confidence(supports)
         return ScoredQuad(quad: grown, confidence: confidence, isFrame: false, backing: confidence)
     }
 
     /// The point within `span` of `guess` along `line` where the segment `segment(point)` steps
-    /// down into the sheet most (its mean step the most negative).
+    /// down into the sheet most (its median step the most negative).
     func steepestDescent(to guess: Point, along line: Line, within span: Double, segment: (Point) -> (Point, Point)) -> Point {
         let direction = Point(-line.sinTheta, line.cosTheta)
         var best = (step: Float.infinity, point: guess)
@@ -166,7 +169,7 @@ extension GradientField {
         while u <= span {
             let p = guess + direction * u
             let (a, b) = segment(p)
-            let step = stepContrast(a, b, paper: false).mean
+            let step = stepContrast(a, b, paper: false).median
             if step < best.step { best = (step, p) }
             u += 1
         }
