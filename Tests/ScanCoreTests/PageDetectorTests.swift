@@ -103,7 +103,7 @@ import Testing
             let row = (y - 100) % 22
             return y >= 100 && y < 300 && row < 8 && x >= 200 && x < 600 && (x / 9) % 5 != 4 ? 60 : 252
         }
-        let (field, textless) = GradientField.views(of: photo.downsampled(by: 2), closingRadius: 6)
+        let (field, textless) = GradientField.views(of: photo.downsampled(by: 2), closingRadius: Int((GradientField.closingShare * 400).rounded()))
         // Working pixels: the block's last row lies at 138–142, just inside the bottom side; the
         // band past it is blank.
         let block = Quad(topLeft: Point(100, 50), topRight: Point(300, 50), bottomRight: Point(300, 150), bottomLeft: Point(100, 150))
@@ -205,7 +205,7 @@ import Testing
         }
         let wholeShare = (lit.area + shaded.area) / (800 * 600)
         #expect(wholeShare > 0.12)
-        return (photo, Quad(topLeft: page.topLeft, topRight: page.topRight, bottomRight: page.bottomRight, bottomLeft: page.bottomLeft), lit)
+        return (photo, page, lit)
     }
 
     @Test("a folded page whose part in shade is darker than the light desk is found whole, though its part in light is small",
@@ -225,11 +225,13 @@ import Testing
     func shadeBeyondFrameLeaningPart() throws {
         let (photo, page, lit) = try Self.foldedOnLightDesk(crease: 0.35, shade: 182, raised: 110)
         // The working copy detection reads (half size), and the part in light cut at its top.
-        let (field, textless) = GradientField.views(of: photo.downsampled(by: 2), closingRadius: 6)
+        let (field, textless) = GradientField.views(of: photo.downsampled(by: 2), closingRadius: Int((GradientField.closingShare * 400).rounded()))
         func onTop(_ a: Point, _ b: Point) -> Point { Point((a.x + (b.x - a.x) * (0 - a.y) / (b.y - a.y)) / 2, 0.5) }
         let part = Quad(topLeft: onTop(lit.topLeft, lit.bottomLeft), topRight: onTop(lit.topRight, lit.bottomRight),
                         bottomRight: lit.bottomRight * 0.5, bottomLeft: lit.bottomLeft * 0.5)
-        let grown = try #require(field.extendedOverShade(ScoredQuad(quad: part, confidence: 1, isFrame: false), minimumConfidence: 0.55, textless: textless))
+        // Taken out of `#require`, which would print the whole field on a failure.
+        let outcome = field.extendedOverShade(ScoredQuad(quad: part, confidence: 1, isFrame: false), minimumConfidence: 0.55, textless: textless)
+        let grown = try #require(outcome)
         #expect(grown.quad.bottomLeft.distance(to: page.bottomLeft * 0.5) < 4, "\(grown.quad)")
         #expect(grown.quad.bottomRight.distance(to: page.bottomRight * 0.5) < 4, "\(grown.quad)")
         #expect(grown.quad.topLeft == part.topLeft && grown.quad.topRight == part.topRight, "\(grown.quad)")
