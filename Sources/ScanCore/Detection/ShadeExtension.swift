@@ -64,10 +64,15 @@ extension GradientField {
         let onBefore = c[k] + (c[k] - c[(k + 3) % 4]).unit * beside, onAfter = c[(k + 1) % 4] + (c[(k + 1) % 4] - c[(k + 2) % 4]).unit * beside
         guard stepContrast(c[k], onBefore, paper: false).mean <= -Self.minimumShadeStep,
               stepContrast(onAfter, c[(k + 1) % 4], paper: false).mean <= -Self.minimumShadeStep else { return nil }
-        // The median level of the band along row `d` beyond side `k`, over part `portion` of it.
-        func level(_ d: Double, _ portion: ClosedRange<Double>) -> Float? {
-            // Sides that meet far off (nearly parallel to the crease) bound no band.
+        // Row `d` of the band beyond side `k`, between its neighbours carried on; nil where they
+        // meet far off (nearly parallel to the crease) and bound no band.
+        func band(_ d: Double) -> (Point, Point)? {
             guard let (from, to) = row(beyond: k, of: q, at: d), from.distance(to: to) <= Double(width + height) else { return nil }
+            return (from, to)
+        }
+        // The median level along `row` over part `portion` of it; nil where it leaves the frame.
+        func level(_ row: (Point, Point), _ portion: ClosedRange<Double>) -> Float? {
+            let (from, to) = row
             let length = from.distance(to: to)
             var values: [Float] = []
             var t = portion.lowerBound * length
@@ -80,22 +85,27 @@ extension GradientField {
             }
             return values.selectKth(values.count / 2)
         }
-        var lead = Self.shadeLead.compactMap { level(Double($0), 0.15...0.85) }
+        var lead = Self.shadeLead.compactMap { d in band(Double(d)).flatMap { level($0, 0.15...0.85) } }
         guard lead.count == Self.shadeLead.count, let shade = lead.selectKth(lead.count / 2),
               shade >= Self.shadeFloor * paper else { return nil }
+        // Each row past the crease is cut once and read in every part of it; a part's profile
+        // ends where it leaves the frame.
+        let reach = Self.maximumShadeDepth * depth
+        let first = Double(Self.shadeLead.upperBound + 1)
+        var profiles = [[Float]](repeating: [], count: Self.shadePortions.count)
+        var open = [Bool](repeating: true, count: profiles.count)
+        var d = first
+        while d <= reach, open.contains(true), let row = band(d) {
+            for j in profiles.indices where open[j] {
+                if let value = level(row, Self.shadePortions[j]) { profiles[j].append(value) } else { open[j] = false }
+            }
+            d += 1
+        }
         // In each part of the row, the far edge is the strongest rise in level past the crease
         // (a slow shading across the band rises too, but over many rows), to a level that
         // stays clearly above the band's just before it.
-        let reach = Self.maximumShadeDepth * depth
         var ends: [(Point, Double)] = []
-        for portion in Self.shadePortions {
-            var profile: [Float] = []
-            let first = Double(Self.shadeLead.upperBound + 1)
-            var d = first
-            while d <= reach, let value = level(d, portion) {
-                profile.append(value)
-                d += 1
-            }
+        for (portion, profile) in zip(Self.shadePortions, profiles) {
             var rise: (step: Float, at: Int)?
             for i in stride(from: 2, to: profile.count - 4, by: 1) where profile[i + 2] - profile[i - 2] > rise?.step ?? 0 {
                 rise = (profile[i + 2] - profile[i - 2], i)
@@ -103,7 +113,7 @@ extension GradientField {
             guard let rise, rise.step >= Self.minimumShadeStep,
                   let after = profile[(rise.at + 2)...(rise.at + 4)].min(), let before = profile[max(0, rise.at - 4)...(rise.at - 2)].max(),
                   after - before >= Self.minimumShadeStep,
-                  let (from, to) = row(beyond: k, of: q, at: first + Double(rise.at)) else { return nil }
+                  let (from, to) = band(first + Double(rise.at)) else { return nil }
             let middle = (portion.lowerBound + portion.upperBound) / 2
             ends.append((from + (to - from) * middle, 1))
         }
