@@ -82,6 +82,29 @@ import Testing
         #expect(error < 8, "corner error \(error) px: \(detection.quad)")
     }
 
+    /// Over-exposed: a pale table (242) on a dark floor, cut by the frame, with a patch of it
+    /// clipped white past a soft diagonal; the page on it clipped white too. The table's outline
+    /// is the longest, and the page's region is apart from the table's only above the top
+    /// even level of brightness (242.5 here, with the table's noise lifted by the closing).
+    @Test("a clipped page on a pale table, part of it clipped too, is found, not the table")
+    func clippedPageOnPaleTable() throws {
+        let table = Quad(topLeft: Point(180, 40), topRight: Point(620, 50), bottomRight: Point(690, 600), bottomLeft: Point(110, 600))
+        let page = Quad(topLeft: Point(260, 100), topRight: Point(530, 110), bottomRight: Point(520, 390), bottomLeft: Point(245, 378))
+        let photo = try Self.drawn(seed: 15) { x, y, p in
+            guard table.contains(p) else { return 90 }
+            guard page.contains(p) else {
+                // The patch in sunlight fades in over 40 px past the line x + y = 1000.
+                let sun = min(1, max(0, Double(x + y - 1000) / 40))
+                return 242 + 13 * sun
+            }
+            let row = (y - 150) % 22
+            return y > 150 && y < 340 && row < 8 && x > 300 && x < 480 && (x / 9) % 5 != 4 ? 60 : 255
+        }
+        let detection = try #require(PageDetector().detect(in: photo))
+        let error = SyntheticPhoto.cornerError(detection.quad, page)
+        #expect(error < 8, "corner error \(error) px: \(detection.quad)")
+    }
+
     /// A side across a page, not at its end, has the sides meeting it running on past it.
     @Test("the sides meeting a side across a page run on past it; at the page's end they do not")
     func sidesRunOn() throws {

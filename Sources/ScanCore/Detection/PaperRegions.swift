@@ -37,8 +37,11 @@ extension GradientField {
         var found: [RegionQuad] = []
         let minimumArea = Int(minimumAreaFraction * Double(n))
         var labels = [Int32](repeating: -1, count: n)
-        for level in 1...Self.regionLevels {
-            let t = low + (high - low) * Float(level) / Float(Self.regionLevels + 1)
+        // Even steps up to one short of the top, and a half step above the last: a page clipped
+        // white by over-exposure lies alone only there, on a pale desk a step below it.
+        let step = (high - low) / Float(Self.regionLevels + 1)
+        let thresholds = (1...Self.regionLevels).map { low + step * Float($0) } + [high - step / 2]
+        for t in thresholds {
             let regions = labelRegions(closed, threshold: t, labels: &labels)
             for (k, mask) in masks.enumerated() {
                 fits[k] = max(fits[k], Self.bestOverlap(mask, labels: labels, regions: regions))
