@@ -47,7 +47,9 @@ public struct PageDetection: Sendable, Equatable {
 ///    (`ShadeExtension`; where no page is found, a second search looks for a part in light too
 ///    small to be a page alone); else, where rows of print lie past one side (past a blank
 ///    margin, at most) and end short of the frame, that side is a crease with the rest of the
-///    sheet in shade as dark as the desk: the outline grows over the print (`CreaseExtension`).
+///    sheet in shade as dark as the desk: the outline grows over the print (`CreaseExtension`);
+/// 8. each corner is placed again in the source's own pixels, where the edges of its two sides,
+///    found across them to a fraction of a pixel, meet near it (`SourceRefinement`).
 ///
 /// It returns nil for flat scans (the best outline is the image frame itself) and whenever the
 /// best outline is not convincing: a wrong crop is worse than none.
@@ -82,7 +84,7 @@ public struct PageDetector: Sendable {
             topRight: Point(best.quad.topRight.x * sx, best.quad.topRight.y * sy),
             bottomRight: Point(best.quad.bottomRight.x * sx, best.quad.bottomRight.y * sy),
             bottomLeft: Point(best.quad.bottomLeft.x * sx, best.quad.bottomLeft.y * sy))
-        return PageDetection(quad: quad, confidence: best.confidence)
+        return PageDetection(quad: image.refinedOutline(quad, scale: max(sx, sy)), confidence: best.confidence)
     }
 }
 
