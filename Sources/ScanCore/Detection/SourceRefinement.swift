@@ -30,7 +30,6 @@ extension PixelBuffer {
         var steps: [Double]
         var t: Double
         var base: Point
-        var inward: Point
     }
 
     /// `quad` (source pixels, found on a copy `scale` times smaller) with each corner where the
@@ -51,10 +50,11 @@ extension PixelBuffer {
             }
             let profiles = edgeProfiles(from: a, to: b, scale: scale)
             let whole = Line(through: a, b)
+            let inward = whole.normal
             let reach = GradientField.cornerReach
             parts.append([0...reach, (1 - reach)...1].map { span in
                 let near = profiles.filter { span.contains($0.t) }
-                guard let fit = Self.robustLine(Self.edgePoints(near), tolerance: Self.maximumScatter * scale),
+                guard let fit = Self.robustLine(Self.edgePoints(near, inward: inward), tolerance: Self.maximumScatter * scale),
                       Double(fit.kept) >= Self.minimumRefinedShare * Double(near.count),
                       fit.line.angle(to: whole) <= Self.maximumRefinementTurn else { return nil }
                 return fit.line
@@ -123,7 +123,7 @@ extension PixelBuffer {
                 }
                 steps[d + reach] = (up - down) / Double(half)
             }
-            profiles.append(EdgeProfile(steps: steps, t: s / length, base: base, inward: inward))
+            profiles.append(EdgeProfile(steps: steps, t: s / length, base: base))
         }
         return profiles
     }
@@ -131,7 +131,7 @@ extension PixelBuffer {
     /// Where the edge lies across each of `profiles`: the strongest step of the sign most of
     /// them show (brighter inside, for a page on a desk; darker, against a light behind it),
     /// inside the reach, not at its ends, placed to a fraction of a pixel.
-    private static func edgePoints(_ profiles: [EdgeProfile]) -> [Point] {
+    private static func edgePoints(_ profiles: [EdgeProfile], inward: Point) -> [Point] {
         let rising = profiles.filter { ($0.steps.max() ?? 0) >= -($0.steps.min() ?? 0) }.count
         let sign = 2 * rising >= profiles.count ? 1.0 : -1.0
         return profiles.compactMap { profile in
@@ -141,7 +141,7 @@ extension PixelBuffer {
             let l = sign * steps[i - 1], m = sign * steps[i], r = sign * steps[i + 1]
             let curvature = l - 2 * m + r
             let shift = curvature < 0 ? 0.5 * (l - r) / curvature : 0
-            return profile.base + profile.inward * (Double(i - reach) + 0.5 + shift)
+            return profile.base + inward * (Double(i - reach) + 0.5 + shift)
         }
     }
 
