@@ -92,7 +92,7 @@ public struct PageRecord: Encodable, Sendable {
                 direction_ratio: Self.round(min(g.directionRatio, 1000), 2), neighbour_ratio: Self.round(g.neighbourRatio, 2), skew_confidence: Self.round(g.skewConfidence, 2),
                 upright_evidence: Self.round(g.uprightEvidence, 2),
                 reading_as_is: page.uprightCheck.map { Self.round($0.asIs, 1) },
-                reading_half_turned: page.uprightCheck.map { Self.round($0.halfTurned, 1) }), forKey: .text_geometry)
+                reading_half_turned: page.uprightCheck?.halfTurned.map { Self.round($0, 1) }), forKey: .text_geometry)
         }
         try c.encode(page.pageWidth, forKey: .page_width)
         try c.encode(page.pageHeight, forKey: .page_height)

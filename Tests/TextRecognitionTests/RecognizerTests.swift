@@ -195,4 +195,14 @@ extension PageOutliner {
     func halfTurn(asIs: Double, halfTurned: Double, turns: Bool) {
         #expect(PageWorker.readsBetterHalfTurned(asIs: asIs, halfTurned: halfTurned) == turns)
     }
+
+    @Test("a band that reads within the margin of full confidence as it stands is not read half-turned")
+    func settledAsItStands() {
+        #expect(PageWorker.halfTurnCouldWin(asIs: 85))
+        #expect(!PageWorker.halfTurnCouldWin(asIs: 95))
+        // Nothing half-turned can beat such a reading: the skip never changes the answer.
+        for asIs in stride(from: 90.0, through: 100, by: 0.5) {
+            #expect(!PageWorker.readsBetterHalfTurned(asIs: asIs, halfTurned: 100))
+        }
+    }
 }

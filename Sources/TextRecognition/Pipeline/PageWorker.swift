@@ -137,6 +137,12 @@ extension PageWorker {
         halfTurned > asIs + halfTurnMargin && halfTurned >= legibleReading
     }
 
+    /// Whether a band read this well as it stands could still read better half-turned: mean
+    /// confidence stops at 100, so one within the margin of it has settled the way up alone.
+    static func halfTurnCouldWin(asIs: Double) -> Bool {
+        asIs + halfTurnMargin < 100
+    }
+
     /// Settles whether a page whose lines run across stands upright or upside down, by which
     /// way Tesseract reads a band of its text (about eight lines, from the middle) better.
     func settleWayUp(_ page: inout ScanPage, bounds: TextGeometry.Bounds, characterHeight: Double,
@@ -145,6 +151,10 @@ extension PageWorker {
         let top = (bounds.minY + bounds.maxY - height) / 2
         let band = page.image.cropped(x: Int(bounds.minX), y: Int(top), width: Int(bounds.maxX - bounds.minX), height: Int(height))
         let asIs = engine.readingConfidence(of: band, resolution: resolution, deadline: options.pageTimeout, cancel: cancel)
+        guard Self.halfTurnCouldWin(asIs: asIs) else {
+            result.uprightCheck = (asIs, nil)
+            return
+        }
         let halfTurned = engine.readingConfidence(
             of: band.reoriented(exif: 3), resolution: resolution, deadline: options.pageTimeout, cancel: cancel)
         result.uprightCheck = (asIs, halfTurned)

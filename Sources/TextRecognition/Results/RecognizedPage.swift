@@ -112,8 +112,9 @@ public struct RecognizedPage: Sendable {
     /// What the page's text showed of its lines and orientation, when it was read.
     public var textGeometry: TextGeometry? { legibility?.geometry }
     /// When the way up was unsure, Tesseract's mean confidence reading a band of the page as it
-    /// stood and turned half-way: the larger decided.
-    public var uprightCheck: (asIs: Double, halfTurned: Double)?
+    /// stood and turned half-way: the larger decided. The band is not read half-turned (nil)
+    /// when it read too well as it stood for the other way to win.
+    public var uprightCheck: (asIs: Double, halfTurned: Double?)?
     /// What page preparation did to stand the page up, for the recogniser to finish.
     var legibility: Legibility.Outcome?
     public var text = ""
