@@ -262,6 +262,39 @@ import Testing
 
     /// Beyond the page's side lies something far darker than paper turned from the light (a
     /// dark folder, 90 against paper at 235): no part of the sheet, however its edges line up.
+    @Test("a folded page whose part in light is too small to be a page alone is grown over its print in shade as dark as the desk")
+    func smallPartGrownOverPrint() throws {
+        let (photo, page, lit) = try Self.foldedOnLightDesk(crease: 0.38, shade: 200)
+        #expect(lit.area / (800 * 600) < 0.12)
+        let detection = try #require(PageDetector().detect(in: photo))
+        #expect(detection.quad.intersectionOverUnion(page) > 0.9, "\(detection.quad)")
+        // The top corners lie on the page's edges; the bottom ones a margin past its print.
+        #expect(detection.quad.topLeft.distance(to: page.topLeft) < 8, "\(detection.quad)")
+        #expect(detection.quad.topRight.distance(to: page.topRight) < 8, "\(detection.quad)")
+        #expect(SyntheticPhoto.cornerError(detection.quad, page) < 40, "\(detection.quad)")
+    }
+
+    @Test("a folded page whose print in shade runs on to a margin short of the frame is found whole")
+    func printInShadeNearFrame() throws {
+        // On the light desk (200), the part below the crease in light (235); the part above it
+        // turned from the light to the desk's level, its top 12–20 px from the frame, and its
+        // print ending 30 px short of that: too near the frame for a paragraph's gap to show.
+        let page = Quad(topLeft: Point(230, 12), topRight: Point(540, 20), bottomRight: Point(555, 560), bottomLeft: Point(215, 552))
+        let left = page.topLeft + (page.bottomLeft - page.topLeft) * 0.5, right = page.topRight + (page.bottomRight - page.topRight) * 0.5
+        let shaded = Quad(topLeft: page.topLeft, topRight: page.topRight, bottomRight: right, bottomLeft: left)
+        let photo = try Self.drawn(seed: 21) { x, y, p in
+            let printed = x > 265 && x < 510 && y >= 50 && (y - 50) % 22 < 8 && (x / 9) % 7 != 6
+            if shaded.contains(p) { return printed && y < Int(left.y) - 14 ? 50 : 200 }
+            if page.contains(p) { return printed && y > Int(right.y) + 14 && y < 530 ? 60 : 235 }
+            return 200
+        }
+        let detection = try #require(PageDetector().detect(in: photo))
+        #expect(detection.quad.intersectionOverUnion(page) > 0.9, "\(detection.quad)")
+        #expect(detection.quad.bottomLeft.distance(to: page.bottomLeft) < 8, "\(detection.quad)")
+        #expect(detection.quad.bottomRight.distance(to: page.bottomRight) < 8, "\(detection.quad)")
+        #expect(SyntheticPhoto.cornerError(detection.quad, page) < 24, "\(detection.quad)")
+    }
+
     @Test("a dark object lined up with a page's sides is not taken for the page's part in shade")
     func darkObjectBesidePage() throws {
         let (photo, _, lit) = try Self.foldedOnLightDesk(crease: 0.55, shade: 90, printedShade: false)

@@ -44,20 +44,24 @@ extension GradientField {
         guard let (k, start, _) = crease else { return outline }
         let outlineDepth = depths[k]
         let gap = max(4, Self.printGap * outlineDepth)
-        var printEnd = start, d = start, ended = false
-        while d <= Self.maximumFlap * outlineDepth, let (from, to) = row(beyond: k, of: q, at: d) {
-            guard let counts = edgeCounts(along: from, to, textless: textless) else { break }
+        var printEnd = start, d = start, ended = false, cutOff = false
+        // The print may reach as far as a flap does; the rows past it show where it ends.
+        while d <= Self.maximumFlap * outlineDepth + gap, let (from, to) = row(beyond: k, of: q, at: d) {
+            guard let counts = edgeCounts(along: from, to, textless: textless) else { cutOff = true; break }
             if counts.fineShare >= Self.printedRow { printEnd = d }
             if d - printEnd > gap { ended = true; break }
             d += 1
         }
-        // Print ends, short of the frame and a flap's reach: rows of fine edges running on to
-        // the frame are a textured desk or foliage, and a strip of them (a pen, a binding) is
-        // no part of a page.
-        guard ended, printEnd - start >= Self.minimumFlap * outlineDepth else { return outline }
-        // The far edge of a part in shade as dark as the desk shows no more than its sides do:
-        // the page ends a margin beyond its print.
-        guard let (from, to) = row(beyond: k, of: q, at: printEnd * (1 + Self.flapMargin) + 2) else { return outline }
+        // The page ends a margin beyond its print: the far edge of a part in shade as dark as
+        // the desk shows no more than its sides do.
+        let farSide = printEnd * (1 + Self.flapMargin) + 2
+        // Print ends, short of a flap's reach, and before the frame or at least that margin
+        // short of it (a page reaching near the frame): rows of fine edges running on to the
+        // frame are a textured desk or foliage, and a strip of them (a pen, a binding) is no
+        // part of a page.
+        if cutOff, d - 1 >= farSide { ended = true }
+        guard ended, printEnd - start >= Self.minimumFlap * outlineDepth, printEnd <= Self.maximumFlap * outlineDepth,
+              let (from, to) = row(beyond: k, of: q, at: farSide) else { return outline }
         var corners = q.corners
         corners[k] = from
         corners[(k + 1) % 4] = to

@@ -56,16 +56,23 @@ extension GradientField {
             ?? extendedOverPrint(choice, textless: textless)
     }
 
-    /// A page folded with the part beyond the crease in shade darker than the desk
-    /// (`extendedOverShade`), where its part in light alone is smaller than a page must be:
-    /// the search is run again for outlines down to `smallestLitShare` of that size.
+    /// A page folded with the part beyond the crease in shade, darker than the desk
+    /// (`extendedOverShade`) or as dark with its print showing (`extendedOverPrint`), where its
+    /// part in light alone is smaller than a page must be: the search is run again for outlines
+    /// down to `smallestLitShare` of that size.
     func foldedInShade(minimumAreaFraction: Double, minimumConfidence: Double, extraLines: [Line], textless: GradientField) -> ScoredQuad? {
         guard let part = bestQuad(minimumAreaFraction: minimumAreaFraction * Self.smallestLitShare, minimumConfidence: minimumConfidence,
                                   extraLines: extraLines, textless: textless),
               !part.isFrame, part.confidence >= minimumConfidence,
-              let whole = extendedOverShade(part, minimumConfidence: minimumConfidence, textless: textless),
+              let whole = extendedOverShade(part, minimumConfidence: minimumConfidence, textless: textless)
+                ?? grown(extendedOverPrint(part, textless: textless), from: part),
               whole.quad.area >= minimumAreaFraction * Double(width * height) else { return nil }
         return whole
+    }
+
+    /// `outline` where it grew past `part`, else nil.
+    private func grown(_ outline: ScoredQuad, from part: ScoredQuad) -> ScoredQuad? {
+        outline.quad == part.quad ? nil : outline
     }
 
     /// The better of the edge outline and the best verified region (neither the frame):

@@ -44,10 +44,11 @@ public struct PageDetection: Sendable, Equatable {
 /// 7. where a band darker than the desk, but not than half the paper, lies past one side
 ///    between its neighbours carried on and ends at a straight edge, that side is a crease with
 ///    the rest of the sheet in shade darker than the desk: the outline grows over the band
-///    (`ShadeExtension`; where no page is found, a second search looks for a part in light too
-///    small to be a page alone); else, where rows of print lie past one side (past a blank
-///    margin, at most) and end short of the frame, that side is a crease with the rest of the
-///    sheet in shade as dark as the desk: the outline grows over the print (`CreaseExtension`);
+///    (`ShadeExtension`); else, where rows of print lie past one side (past a blank margin, at
+///    most) and end a margin short of the frame, that side is a crease with the rest of the
+///    sheet in shade as dark as the desk: the outline grows over the print (`CreaseExtension`).
+///    Where no page is found, a second search looks for a part in light too small to be a page
+///    alone, grown either way;
 /// 8. each corner is placed again in the source's own pixels, where the edges of its two sides,
 ///    found across them to a fraction of a pixel, meet near it (`SourceRefinement`).
 ///
