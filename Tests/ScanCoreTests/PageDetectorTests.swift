@@ -827,6 +827,24 @@ import Testing
         #expect(try Self.pageField(top: 30).verified(Self.candidate(corners, border: [0])) == nil)
     }
 
+    /// The page's top lies 12 px short of the frame: its sides keep their step over most of
+    /// their end at the frame, but the strip along the frame between them is desk, as beyond them.
+    @Test("an outline leaning on the frame is refused where the strip along the frame between its sides is what lies beyond them")
+    func frameStripIsDesk() throws {
+        let corners = [Point(20, 0.5), Point(180, 0.5), Point(180, 150), Point(20, 150)]
+        let short = try Self.pageField(top: 12), cut = try Self.pageField(top: 0)
+        #expect(!short.paperReachesFrame(corners[0], corners[1], view: short))
+        #expect(cut.paperReachesFrame(corners[0], corners[1], view: cut))
+        #expect(short.verified(Self.candidate(corners, border: [0])) == nil)
+        #expect(cut.verified(Self.candidate(corners, border: [0])) != nil)
+        // With nothing of the frame's edge beyond the side, there is nothing to tell by; nor
+        // where paper and desk both clip white.
+        let wide = [Point(0.5, 0.5), Point(199.5, 0.5)]
+        #expect(short.paperReachesFrame(wide[0], wide[1], view: short))
+        let clipped = GradientField(try PixelBuffer(width: 200, height: 160, format: .gray, pixels: [UInt8](repeating: 255, count: 200 * 160)))
+        #expect(clipped.paperReachesFrame(corners[0], corners[1], view: clipped))
+    }
+
     /// A flat scan filling the frame, rows of print all down it, its lower part in shade (a
     /// crumpled receipt): the lit part leans on the frame with the shading boundary for a side.
     @Test("an outline leaning on the frame is refused where print runs on past its own side")

@@ -27,8 +27,9 @@ public struct PageDetection: Sendable, Equatable {
 ///    strip of desk beyond it is wiped out too (a page filling the photo);
 /// 4. the best-scored quads are refined by a weighted least-squares fit to their edge pixels
 ///    and checked for paper (brighter inside each side and in the middle than round it; darker
-///    where a light source, a window or lamp, lies just outside a side); of those that pass,
-///    the one whose score times its refined sides' backing is highest wins;
+///    where a light source, a window or lamp, lies just outside a side; paper up to the frame
+///    along a side on it); of those that pass, the one whose score times its refined sides'
+///    backing is highest wins;
 /// 5. each corner moves to where the parts of its two sides nearest it meet, as a curled or
 ///    folded page's sides bend (`CornerFit`); where the paper boundary of a side runs on past
 ///    a corner (a curled edge, a page standing up at a fold), the corner moves to its end;

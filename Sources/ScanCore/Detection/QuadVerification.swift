@@ -55,6 +55,12 @@ extension GradientField {
                 return (stepContrast(from, to, paper: false).mean, contrasts[i].mean)
             }
             if !meeting.isEmpty, meeting.allSatisfy({ $0.step < 0.5 * $0.whole }) { return nil }
+            // Nor does a part of a page too small to be a page alone reach the frame by taking
+            // it for a side: a page cut by the frame brings its paper to it, so the strip along
+            // the frame between the side's ends is not what lies along it beyond them.
+            if candidate.sides.indices.contains(where: { i in
+                candidate.sides[i].isBorder && !paperReachesFrame(refinedSides[i].0, refinedSides[i].1, view: textless ?? self)
+            }) { return nil }
         }
         // Most of a page is paper, brighter than the ring of what it lies on (light sources left
         // out). Under uneven light (the page in shade, the desk in sun) only the steps along its
@@ -253,6 +259,41 @@ extension GradientField {
         let c = bandContrast(a, b, paper: paper, depths: 3...7, outsideShift: 0)
         return (c.mean, c.paperSamples > 0 ? c.paper : 0, c.lit, c.median)
     }
+
+    /// Whether paper comes up to the frame along side a → b, which runs along it: the strip
+    /// just inside the frame between the side's ends (`view`'s, the print wiped out) differs
+    /// by a paper step from the strip along the same edge of the frame beyond them, what the
+    /// page lies on. True where too little of that edge lies beyond the side to tell, or both
+    /// are clipped white.
+    func paperReachesFrame(_ a: Point, _ b: Point, view: GradientField) -> Bool {
+        let length = a.distance(to: b)
+        guard length >= 8 else { return true }
+        let along = (b - a) * (1 / length), inward = Point(-along.y, along.x)
+        func strip(from: Double, to: Double) -> [Float] {
+            var values: [Float] = []
+            var t = from
+            while t <= to {
+                for depth in Self.frameStripDepths {
+                    let p = a + along * t + inward * Double(depth)
+                    let x = Int(p.x.rounded(.down)), y = Int(p.y.rounded(.down))
+                    if x >= 0, y >= 0, x < width, y < height { values.append(view.luma[y * width + x]) }
+                }
+                t += 1
+            }
+            return values
+        }
+        var between = strip(from: 0.1 * length, to: 0.9 * length)
+        var beyond = strip(from: -length, to: -3) + strip(from: length + 3, to: 2 * length)
+        let enough = 4 * Self.frameStripDepths.count
+        guard between.count >= enough, beyond.count >= enough,
+              let paper = between.selectKth(between.count / 2), let ground = beyond.selectKth(beyond.count / 2) else { return true }
+        // Clipped white on both (an over-exposed page on a light desk) tells nothing either.
+        if min(paper, ground) >= Self.lightLevel { return true }
+        return abs(paper - ground) >= Self.minimumPaperStep
+    }
+
+    /// How far inside the frame `paperReachesFrame` reads its strips, in working pixels.
+    static let frameStripDepths = 2...5
 
     /// The paper step across a side a little further out: paper 3–9 px inside against what
     /// lies 10–16 px outside; infinite where too little of that lies in the frame.
