@@ -41,8 +41,15 @@ extension GradientField {
             // again; beyond a page's own edge, what it lies on goes on.
             if unlitOwnSides.contains(where: { farPaperStep(refinedSides[$0].0, refinedSides[$0].1) < Self.minimumPaperStep }) { return nil }
             // Nor does print run on past a page's own edge: there the sheet goes on (a flat scan
-            // turned on its side, its lit part cut off by a shading boundary across the print).
-            if let textless, unlitOwnSides.contains(where: { printLies(beyond: $0, of: refined, within: 3...15, textless: textless) }) { return nil }
+            // turned on its side, its lit part cut off by a shading boundary across the print;
+            // a folded page's crease). Fine edges past more than one side, with the sheet's
+            // blank margin inside them, are what the page lies on: a speckled desk.
+            if let textless {
+                let printPast = unlitOwnSides.filter { printLies(beyond: $0, of: refined, within: 3...15, textless: textless) }
+                if printPast.count == 1 || printPast.contains(where: { printLies(beyond: $0, of: refined, within: -15...(-3), textless: textless) }) {
+                    return nil
+                }
+            }
             // A page cut by the frame runs on out of the photo: the sides that meet the frame
             // keep their step up to it. Where every one of them dies out short of the frame, the
             // page ends there, and the frame stands in for a side too faint to have been found.
