@@ -42,11 +42,12 @@ extension GradientField {
             if unlitOwnSides.contains(where: { farPaperStep(refinedSides[$0].0, refinedSides[$0].1) < Self.minimumPaperStep }) { return nil }
             // Nor does print run on past a page's own edge: there the sheet goes on (a flat scan
             // turned on its side, its lit part cut off by a shading boundary across the print;
-            // a folded page's crease). Fine edges past more than one side, with the sheet's
-            // blank margin inside them, are what the page lies on: a speckled desk.
+            // a folded page's crease), or across every side it lies past (a region of a flat
+            // scan's print). Fine edges past more than one side, the sheet's blank margin inside
+            // some of them, are what the page lies on: a speckled desk.
             if let textless {
                 let printPast = unlitOwnSides.filter { printLies(beyond: $0, of: refined, within: 3...15, textless: textless) }
-                if printPast.count == 1 || printPast.contains(where: { printLies(beyond: $0, of: refined, within: -15...(-3), textless: textless) }) {
+                if printPast.count == 1 || !printPast.isEmpty && printPast.allSatisfy({ printLies(beyond: $0, of: refined, within: -15...(-3), textless: textless) }) {
                     return nil
                 }
             }
