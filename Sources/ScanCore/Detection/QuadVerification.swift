@@ -47,7 +47,7 @@ extension GradientField {
             // some of them, are what the page lies on: a speckled desk.
             if let textless {
                 let printPast = unlitOwnSides.filter { printLies(beyond: $0, of: refined, within: 3...15, textless: textless) }
-                if printPast.count == 1 || !printPast.isEmpty && printPast.allSatisfy({ printLies(beyond: $0, of: refined, within: -15...(-3), textless: textless) }) {
+                if printPast.count == 1 || (!printPast.isEmpty && printPast.allSatisfy { printLies(beyond: $0, of: refined, within: -15...(-3), textless: textless) }) {
                     return nil
                 }
             }
