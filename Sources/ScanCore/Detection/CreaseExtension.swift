@@ -30,9 +30,9 @@ extension GradientField {
 
     /// `outline`, grown across the side beyond which rows of print run on (the crease of a
     /// folded page) to a margin past the end of that print, its sides carried on along their
-    /// lines. Unchanged when no side has print beyond it.
-    func extendedOverPrint(_ outline: ScoredQuad, textless: GradientField) -> ScoredQuad {
-        guard !outline.isFrame else { return outline }
+    /// lines. Nil when no side has print beyond it.
+    func extendedOverPrint(_ outline: ScoredQuad, textless: GradientField) -> ScoredQuad? {
+        guard !outline.isFrame else { return nil }
         let q = outline.quad
         let depths = (0..<4).map { depth(across: $0, of: q) }
         var crease: (side: Int, start: Double, share: Double)?
@@ -41,7 +41,7 @@ extension GradientField {
             let share = fineEdgeShare(beyond: k, of: q, from: start, to: start + Self.bandDepth * depths[k], textless: textless)
             if share >= Self.printedBand, share > (crease?.share ?? 0) { crease = (k, start, share) }
         }
-        guard let (k, start, _) = crease else { return outline }
+        guard let (k, start, _) = crease else { return nil }
         let outlineDepth = depths[k]
         let gap = max(4, Self.printGap * outlineDepth)
         var printEnd = start, d = start, ended = false, cutOff = false
@@ -61,12 +61,12 @@ extension GradientField {
         // part of a page.
         if cutOff, d - 1 >= farSide { ended = true }
         guard ended, printEnd - start >= Self.minimumFlap * outlineDepth, printEnd <= Self.maximumFlap * outlineDepth,
-              let (from, to) = row(beyond: k, of: q, at: farSide) else { return outline }
+              let (from, to) = row(beyond: k, of: q, at: farSide) else { return nil }
         var corners = q.corners
         corners[k] = from
         corners[(k + 1) % 4] = to
         let grown = Quad(topLeft: corners[0], topRight: corners[1], bottomRight: corners[2], bottomLeft: corners[3])
-        guard grown.isConvex, grown.signedArea > 0, inBounds(grown), grown.area <= 1.02 * Double(width * height) else { return outline }
+        guard grown.isConvex, grown.signedArea > 0, inBounds(grown), grown.area <= 1.02 * Double(width * height) else { return nil }
         var result = outline
         result.quad = grown
         return result

@@ -54,6 +54,7 @@ extension GradientField {
         // round the whole sheet, but its print shows where the page goes on.
         return extendedOverShade(choice, minimumConfidence: minimumConfidence, textless: textless)
             ?? extendedOverPrint(choice, textless: textless)
+            ?? choice
     }
 
     /// A page folded with the part beyond the crease in shade, darker than the desk
@@ -65,14 +66,9 @@ extension GradientField {
                                   extraLines: extraLines, textless: textless),
               !part.isFrame, part.confidence >= minimumConfidence,
               let whole = extendedOverShade(part, minimumConfidence: minimumConfidence, textless: textless)
-                ?? grown(extendedOverPrint(part, textless: textless), from: part),
+                ?? extendedOverPrint(part, textless: textless),
               whole.quad.area >= minimumAreaFraction * Double(width * height) else { return nil }
         return whole
-    }
-
-    /// `outline` where it grew past `part`, else nil.
-    private func grown(_ outline: ScoredQuad, from part: ScoredQuad) -> ScoredQuad? {
-        outline.quad == part.quad ? nil : outline
     }
 
     /// The better of the edge outline and the best verified region (neither the frame):
