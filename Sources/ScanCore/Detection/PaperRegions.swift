@@ -76,86 +76,80 @@ extension GradientField {
     }
 
     /// Connected regions (4-neighbours) of pixels at least `threshold` bright; `labels` gets
-    /// each pixel's region index, or −1.
+    /// each pixel's region index, or −1. Regions are numbered in the order of their first
+    /// pixel, row by row.
     func labelRegions(_ values: [Float], threshold: Float, labels: inout [Int32]) -> [Region] {
         let w = width, h = height
-        // Union-find over provisional labels; at most one new label per pixel.
-        var parent = [Int32](repeating: 0, count: w * h / 2 + 2)
-        var count = 0
-        parent.withUnsafeMutableBufferPointer { parent in
-            func find(_ a: Int32) -> Int32 {
-                var a = a
-                while parent[Int(a)] != a {
-                    parent[Int(a)] = parent[Int(parent[Int(a)])]
-                    a = parent[Int(a)]
-                }
-                return a
+        // Runs of bright pixels along each row, joined by union-find where they overlap a run
+        // of the row above: a page is a few hundred runs, not tens of thousands of pixels.
+        var runs: [(y: Int, from: Int, to: Int)] = []
+        var parent: [Int32] = []
+        func find(_ a: Int32) -> Int32 {
+            var a = a
+            while parent[Int(a)] != a {
+                parent[Int(a)] = parent[Int(parent[Int(a)])]
+                a = parent[Int(a)]
             }
-            values.withUnsafeBufferPointer { v in
-                labels.withUnsafeMutableBufferPointer { l in
-                    for y in 0..<h {
-                        for x in 0..<w {
-                            let i = y * w + x
-                            guard v[i] >= threshold else { l[i] = -1; continue }
-                            let left: Int32 = x > 0 ? l[i - 1] : -1, up: Int32 = y > 0 ? l[i - w] : -1
-                            if left < 0 && up < 0 {
-                                // Never taken: a new label needs background to its left and above,
-                                // so at most half the pixels (rounded up) start one.
-                                if count == parent.count { l[i] = -1; continue }
-                                l[i] = Int32(count)
-                                parent[count] = Int32(count)
-                                count += 1
-                            } else if up < 0 {
-                                l[i] = left
-                            } else if left < 0 || left == up {
-                                l[i] = up
-                            } else {
-                                let a = find(left), b = find(up)
-                                if a != b { parent[Int(max(a, b))] = min(a, b) }
-                                l[i] = min(a, b)
-                            }
-                        }
+            return a
+        }
+        var above = 0..<0
+        values.withUnsafeBufferPointer { v in
+            guard let base = UnsafeRawPointer(v.baseAddress) else { return }
+            // Eight pixels at a time through stretches all on one side of the threshold.
+            func eight(_ i: Int) -> SIMDMask<SIMD8<Int32>> {
+                base.loadUnaligned(fromByteOffset: i * MemoryLayout<Float>.stride, as: SIMD8<Float>.self) .>= threshold
+            }
+            for y in 0..<h {
+                let row = y * w, first = runs.count
+                var x = 0
+                while x < w {
+                    if x + 8 <= w, !any(eight(row + x)) { x += 8; continue }
+                    guard v[row + x] >= threshold else { x += 1; continue }
+                    let from = x
+                    while x + 8 <= w && all(eight(row + x)) { x += 8 }
+                    while x < w && v[row + x] >= threshold { x += 1 }
+                    runs.append((y, from, x))
+                    parent.append(Int32(runs.count - 1))
+                }
+                // Both rows' runs are in order along x: walk them together.
+                var k = above.lowerBound
+                for r in first..<runs.count {
+                    while k < above.upperBound && runs[k].to <= runs[r].from { k += 1 }
+                    var j = k
+                    while j < above.upperBound && runs[j].from < runs[r].to {
+                        let a = find(Int32(r)), b = find(Int32(j))
+                        // The smaller index stays the root: a region's root is its first run.
+                        if a != b { parent[Int(max(a, b))] = min(a, b) }
+                        j += 1
                     }
                 }
+                above = first..<runs.count
             }
-            for p in 0..<count { parent[p] = find(Int32(p)) }
         }
-        // Roots → compact indices.
-        var index = [Int32](repeating: -1, count: count)
+        // Roots → compact indices, in the order of each region's first run.
+        var index = [Int32](repeating: -1, count: runs.count)
         var regions: [Region] = []
-        for p in 0..<count {
-            let root = parent[p]
-            if index[Int(root)] < 0 {
-                index[Int(root)] = Int32(regions.count)
-                regions.append(Region(label: Int32(regions.count)))
-            }
-            index[p] = index[Int(root)]
-        }
-        var area = [Int](repeating: 0, count: regions.count)
-        var minX = [Int](repeating: Int.max, count: regions.count), maxX = [Int](repeating: Int.min, count: regions.count)
-        var minY = [Int](repeating: Int.max, count: regions.count), maxY = [Int](repeating: Int.min, count: regions.count)
         labels.withUnsafeMutableBufferPointer { l in
-            for y in 0..<h {
-                for x in 0..<w {
-                    let i = y * w + x
-                    guard l[i] >= 0 else { continue }
-                    let r = Int(index[Int(l[i])])
-                    l[i] = Int32(r)
-                    area[r] += 1
-                    minX[r] = min(minX[r], x)
-                    maxX[r] = max(maxX[r], x)
-                    minY[r] = min(minY[r], y)
-                    maxY[r] = max(maxY[r], y)
+            l.update(repeating: -1)
+            for r in runs.indices {
+                let root = Int(find(Int32(r)))
+                if index[root] < 0 {
+                    index[root] = Int32(regions.count)
+                    regions.append(Region(label: Int32(regions.count)))
                 }
+                let label = index[root], run = runs[r]
+                let at = Int(label)
+                for x in run.from..<run.to { l[run.y * w + x] = label }
+                regions[at].area += run.to - run.from
+                regions[at].minX = min(regions[at].minX, run.from)
+                regions[at].maxX = max(regions[at].maxX, run.to - 1)
+                regions[at].minY = min(regions[at].minY, run.y)
+                regions[at].maxY = max(regions[at].maxY, run.y)
             }
         }
         for r in regions.indices {
-            regions[r].area = area[r]
-            regions[r].minX = minX[r]
-            regions[r].maxX = maxX[r]
-            regions[r].minY = minY[r]
-            regions[r].maxY = maxY[r]
-            regions[r].framesTouched = (minX[r] == 0 ? 1 : 0) + (maxX[r] == w - 1 ? 1 : 0) + (minY[r] == 0 ? 1 : 0) + (maxY[r] == h - 1 ? 1 : 0)
+            regions[r].framesTouched = (regions[r].minX == 0 ? 1 : 0) + (regions[r].maxX == w - 1 ? 1 : 0)
+                + (regions[r].minY == 0 ? 1 : 0) + (regions[r].maxY == h - 1 ? 1 : 0)
         }
         return regions
     }
@@ -224,6 +218,7 @@ extension GradientField {
     /// from the left and from the right within blocks of the window's length make each output
     /// one comparison of two, whatever the radius.
     static func filter(_ p: [Float], _ w: Int, _ h: Int, radius: Int, horizontal: Bool, max useMax: Bool) -> [Float] {
+        if !horizontal { return filterColumns(p, w, h, radius: radius, max: useMax) }
         var out = p
         let (lines, length) = horizontal ? (h, w) : (w, h)
         let step = horizontal ? 1 : w
@@ -249,6 +244,50 @@ extension GradientField {
                     // The window of output i is line[i ..< i + size] (the padding being neutral).
                     for i in 0..<length {
                         dst[base + i * step] = pick(backward[i], forward[i + size - 1])
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// `filter` down the columns, done a whole row at a time: the same comparisons in the same
+    /// order, but each over a contiguous row, which vectorises, where a column is read a row
+    /// apart at every step.
+    static func filterColumns(_ p: [Float], _ w: Int, _ h: Int, radius: Int, max useMax: Bool) -> [Float] {
+        let size = 2 * radius + 1
+        let padded = h + 2 * radius
+        let fill: Float = useMax ? -.infinity : .infinity
+        var forward = [Float](repeating: fill, count: padded * w)
+        var backward = [Float](repeating: fill, count: padded * w)
+        var out = p
+        @inline(__always) func pick(_ a: Float, _ b: Float) -> Float { useMax ? Swift.max(a, b) : Swift.min(a, b) }
+        p.withUnsafeBufferPointer { src in
+            forward.withUnsafeMutableBufferPointer { forward in
+                backward.withUnsafeMutableBufferPointer { backward in
+                    // Padded row r is source row r − radius, or the neutral fill beyond the image.
+                    func copyRow(_ r: Int, into rows: UnsafeMutableBufferPointer<Float>) {
+                        let y = r - radius
+                        guard y >= 0, y < h else { return }
+                        for x in 0..<w { rows[r * w + x] = src[y * w + x] }
+                    }
+                    for start in stride(from: 0, to: padded, by: size) {
+                        let end = Swift.min(start + size, padded)
+                        copyRow(start, into: forward)
+                        for r in (start + 1)..<end {
+                            copyRow(r, into: forward)
+                            for x in 0..<w { forward[r * w + x] = pick(forward[(r - 1) * w + x], forward[r * w + x]) }
+                        }
+                        copyRow(end - 1, into: backward)
+                        for r in stride(from: end - 2, through: start, by: -1) {
+                            copyRow(r, into: backward)
+                            for x in 0..<w { backward[r * w + x] = pick(backward[(r + 1) * w + x], backward[r * w + x]) }
+                        }
+                    }
+                    out.withUnsafeMutableBufferPointer { dst in
+                        for y in 0..<h {
+                            for x in 0..<w { dst[y * w + x] = pick(backward[y * w + x], forward[(y + size - 1) * w + x]) }
+                        }
                     }
                 }
             }
