@@ -704,6 +704,72 @@ import Testing
         }
     }
 
+    @Test("bright regions are labelled as a flood fill from each region's first pixel labels them", arguments: [0.3, 0.55, 0.8])
+    func regionLabels(density: Double) throws {
+        var rng = SyntheticPhoto.Random(seed: UInt64(density * 100))
+        // Width 37: runs cross the eight-pixel steps of the row scan at every offset.
+        let w = 37, h = 29
+        let values = (0..<(w * h)).map { _ in Float(rng.unit() < density ? 200 : 40) }
+        let field = GradientField(try PixelBuffer(width: w, height: h, format: .gray, pixels: values.map { UInt8($0) }))
+        var labels = [Int32](repeating: 7, count: w * h)
+        let regions = field.labelRegions(values, threshold: 128, labels: &labels)
+        // The reference: a flood fill (4-neighbours) from each unlabelled bright pixel, row by row.
+        var expected = [Int32](repeating: -1, count: w * h)
+        var areas: [Int] = [], boxes: [(Int, Int, Int, Int)] = []
+        for start in 0..<(w * h) where values[start] >= 128 && expected[start] < 0 {
+            let label = Int32(areas.count)
+            var stack = [start], area = 0, box = (Int.max, Int.min, Int.max, Int.min)
+            expected[start] = label
+            while let i = stack.popLast() {
+                let x = i % w, y = i / w
+                area += 1
+                box = (min(box.0, x), max(box.1, x), min(box.2, y), max(box.3, y))
+                for (nx, ny) in [(x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)] where nx >= 0 && ny >= 0 && nx < w && ny < h {
+                    let j = ny * w + nx
+                    if values[j] >= 128 && expected[j] < 0 { expected[j] = label; stack.append(j) }
+                }
+            }
+            areas.append(area)
+            boxes.append(box)
+        }
+        let wrong = labels.indices.filter { labels[$0] != expected[$0] }
+        #expect(wrong.isEmpty, "\(wrong.count) pixels labelled wrongly, first at \(wrong.first.map { ($0 % w, $0 / w) } ?? (0, 0))")
+        try #require(regions.count == areas.count)
+        for (r, region) in regions.enumerated() {
+            #expect(region.label == Int32(r))
+            #expect(region.area == areas[r])
+            #expect((region.minX, region.maxX, region.minY, region.maxY) == boxes[r])
+            let touched = (boxes[r].0 == 0 ? 1 : 0) + (boxes[r].1 == w - 1 ? 1 : 0) + (boxes[r].2 == 0 ? 1 : 0) + (boxes[r].3 == h - 1 ? 1 : 0)
+            #expect(region.framesTouched == touched)
+        }
+    }
+
+    @Test("the search's side step stops early only where the median step falls short, and is the full mean where it does not")
+    func meanStepMatchesContrast() throws {
+        let photo = try SyntheticPhoto.make(page: PageDetectorTests.page, corners: PageDetectorTests.corners, width: 800, height: 800,
+                                            background: .textured, shading: 0.3)
+        let field = GradientField(photo.downsampled(by: 2))
+        var rng = SyntheticPhoto.Random(seed: 5)
+        var kept = 0, dropped = 0
+        // Random sides, and the page's own (which pass), each run both ways.
+        var sides = (0..<300).map { _ in (Point(rng.range(-20...420), rng.range(-20...420)), Point(rng.range(-20...420), rng.range(-20...420))) }
+        let page = PageDetectorTests.corners
+        for k in 0..<4 { sides.append((page.corner(k) * 0.5, page.corner(k + 1) * 0.5)) }
+        for (a, b) in sides + sides.map({ ($0.1, $0.0) }) {
+            let full = field.stepContrast(a, b, paper: false)
+            let step = field.meanStep(a, b, medianAtLeast: GradientField.minimumStep)
+            if full.median >= GradientField.minimumStep {
+                #expect(step == full.mean)
+                kept += 1
+            } else {
+                #expect(step == nil)
+                dropped += 1
+            }
+        }
+        #expect(kept >= 4)
+        #expect(dropped >= 100)
+    }
+
     /// The page of the speckled-desk tests, in a 400×300 photo.
     static let speckledPage = Quad(topLeft: Point(120, 40), topRight: Point(300, 52), bottomRight: Point(290, 270), bottomLeft: Point(105, 258))
 

@@ -36,6 +36,8 @@ extension GradientField {
         // horizontal cut by each vertical) and where each line crosses the middle, for order.
         var corners = [Point?](repeating: nil, count: nh * nv)
         for a in 0..<nh { for c in 0..<nv { corners[a * nv + c] = horizontal[a].intersection(vertical[c]) } }
+        // A corner far outside the frame rules out every quad it is in (`inBounds`).
+        let usable = corners.map { $0.map(inBounds) ?? false }
         // How far each line leans from horizontal (0) to vertical (1). Four lines near the
         // diagonal make the same quad twice, with top and left swapped; only the labelling whose
         // top and bottom lean less than its left and right is kept, as it always is away from it.
@@ -62,9 +64,8 @@ extension GradientField {
             // wiped out. A third, or half the paper step, is enough; a row of print keeps next to
             // none. (A strip of desk narrower than the closing's square between the page and the
             // frame is wiped out with the print: a side that close to the frame keeps its step.)
-            let contrast = stepContrast(from, to, paper: false), step = contrast.mean
             var value = 0.0
-            if contrast.median >= Self.minimumStep {
+            if let step = meanStep(from, to, medianAtLeast: Self.minimumStep) {
                 let wiped = hugsFrame(from, to) ? step : textless?.stepContrast(from, to, paper: false).mean ?? step
                 if Self.stepSurvivesWiping(step: step, wiped: wiped) {
                     value = support(from, to, polarity: 1, threshold: Self.edgeThreshold(forStep: min(step, wiped), threshold))
@@ -83,13 +84,14 @@ extension GradientField {
                     for d in (c + 1)..<nv {
                         guard horizontalLean[a] + horizontalLean[b] < verticalLean[c] + verticalLean[d] else { continue }
                         let (left, right) = xMid[c] < xMid[d] ? (c, d) : (d, c)
-                        guard let tl = corners[top * nv + left], let tr = corners[top * nv + right],
+                        guard usable[top * nv + left], usable[top * nv + right], usable[bottom * nv + right], usable[bottom * nv + left],
+                              let tl = corners[top * nv + left], let tr = corners[top * nv + right],
                               let br = corners[bottom * nv + right], let bl = corners[bottom * nv + left] else { continue }
                         let quad = Quad(topLeft: tl, topRight: tr, bottomRight: br, bottomLeft: bl)
-                        let area = quad.area / imageArea
-                        // Lines that cross inside the frame give a quad turned inside out,
-                        // its sides' "inside" outside it.
-                        guard area >= minimumAreaFraction, area <= 1.02, quad.signedArea > 0, quad.isConvex, inBounds(quad) else { continue }
+                        // Lines that cross inside the frame give a quad turned inside out (negative
+                        // area), its sides' "inside" outside it.
+                        let area = quad.signedArea / imageArea
+                        guard area >= minimumAreaFraction, area <= 1.02, quad.isConvex else { continue }
                         // A quad leaning on more than one side of the frame would crop the
                         // image with little evidence; the whole frame means "flat scan".
                         let borders = (horizontal[a].isBorder ? 1 : 0) + (horizontal[b].isBorder ? 1 : 0)

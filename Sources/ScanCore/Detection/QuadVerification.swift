@@ -216,13 +216,14 @@ extension GradientField {
 
     /// Corners may sit a little outside the frame (a page cut by the photo's edge).
     func inBounds(_ q: Quad) -> Bool {
+        (0..<4).allSatisfy { inBounds(q.corner($0)) }
+    }
+
+    /// Whether a corner lies in the frame or at most 8 % of it outside.
+    func inBounds(_ c: Point) -> Bool {
         let mx = Double(width) * 0.08, my = Double(height) * 0.08
         let w = Double(width), h = Double(height)
-        for i in 0..<4 {
-            let c = q.corner(i)
-            guard c.x >= -mx && c.x <= w + mx && c.y >= -my && c.y <= h + my else { return false }
-        }
-        return true
+        return c.x >= -mx && c.x <= w + mx && c.y >= -my && c.y <= h + my
     }
 
     /// Sides in the order top, right, bottom, left, as point pairs.
@@ -264,8 +265,16 @@ extension GradientField {
     /// point along the side: a mug, a note or a hand over part of it does not move that.
     /// `paper: false` skips the percentiles (the search calls this for thousands of sides).
     func stepContrast(_ a: Point, _ b: Point, paper: Bool = true) -> (mean: Float, paper: Float, lit: Float, median: Float) {
-        let c = bandContrast(a, b, paper: paper, depths: 3...7, outsideShift: 0)
+        guard let c = bandContrast(a, b, paper: paper, depths: 3...7, outsideShift: 0) else { return (0, 0, 0, 0) }
         return (c.mean, c.paperSamples > 0 ? c.paper : 0, c.lit, c.median)
+    }
+
+    /// `stepContrast`'s mean where its median reaches `least`, else nil. Most sides the search
+    /// measures are no page edge; reading stops once more than half their points fall short.
+    func meanStep(_ a: Point, _ b: Point, medianAtLeast least: Float) -> Float? {
+        guard let c = bandContrast(a, b, paper: false, depths: 3...7, outsideShift: 0, medianAtLeast: least),
+              c.median >= least else { return nil }
+        return c.mean
     }
 
     /// Whether paper comes up to the frame along side a → b, which runs along it: the strip
@@ -306,22 +315,24 @@ extension GradientField {
     /// The paper step across a side a little further out: paper 3–9 px inside against what
     /// lies 10–16 px outside; infinite where too little of that lies in the frame.
     func farPaperStep(_ a: Point, _ b: Point) -> Float {
-        let c = bandContrast(a, b, paper: true, depths: 3...9, outsideShift: 7)
+        guard let c = bandContrast(a, b, paper: true, depths: 3...9, outsideShift: 7) else { return .infinity }
         return c.paperSamples >= Self.contrastSamples ? c.paper : .infinity
     }
 
     /// Points along a side at which `bandContrast` compares its two sides.
     static let contrastSamples = 24
 
-    /// `stepContrast` over bands `depths` px inside and `depths + outsideShift` px outside.
-    private func bandContrast(_ a: Point, _ b: Point, paper: Bool, depths: ClosedRange<Int>, outsideShift: Int)
-        -> (mean: Float, paper: Float, lit: Float, paperSamples: Int, median: Float) {
+    /// `stepContrast` over bands `depths` px inside and `depths + outsideShift` px outside; nil
+    /// once the median step cannot reach `least`.
+    private func bandContrast(_ a: Point, _ b: Point, paper: Bool, depths: ClosedRange<Int>, outsideShift: Int,
+                              medianAtLeast least: Float = -.infinity)
+        -> (mean: Float, paper: Float, lit: Float, paperSamples: Int, median: Float)? {
         let length = a.distance(to: b)
         guard length >= 4 else { return (0, 0, 0, 0, 0) }
         let dx = (b.x - a.x) / length, dy = (b.y - a.y) / length
         let nx = -dy, ny = dx
         var inside: [Float] = [], outside: [Float] = []
-        var sum: Float = 0, count: Float = 0, litSamples = 0
+        var sum: Float = 0, count: Float = 0, litSamples = 0, short = 0
         let samples = Self.contrastSamples
         // Each point's own step, for the median along the side.
         var steps: [Float] = []
@@ -333,7 +344,7 @@ extension GradientField {
         // The search's hottest loops (with `support`): read through buffers, every index
         // being checked against the frame just above.
         let width = self.width, height = self.height
-        luma.withUnsafeBufferPointer { luma in
+        let reached = luma.withUnsafeBufferPointer { luma in
             light.withUnsafeBufferPointer { light in
                 for k in 0..<samples {
                     let t = length * (0.1 + 0.8 * Double(k) / Double(samples - 1))
@@ -358,10 +369,16 @@ extension GradientField {
                         steps.append(pointSum / pointCount)
                         sum += pointSum
                         count += pointCount
+                        if pointSum / pointCount < least { short += 1 }
                     }
+                    // The median is the element at index n / 2 of the n steps sorted: it falls
+                    // short once more than n / 2 do, n being at most those read and those left.
+                    if short > (steps.count + samples - 1 - k) / 2 { return false }
                 }
+                return true
             }
         }
+        guard reached else { return nil }
         guard count > 0 else { return (0, 0, 0, 0, 0) }
         let mean = sum / count, lit = Float(litSamples) / Float(samples)
         let median = steps.selectKth(steps.count / 2) ?? 0
