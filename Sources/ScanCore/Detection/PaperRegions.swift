@@ -94,19 +94,12 @@ extension GradientField {
         }
         var above = 0..<0
         values.withUnsafeBufferPointer { v in
-            guard let base = UnsafeRawPointer(v.baseAddress) else { return }
-            // Eight pixels at a time through stretches all on one side of the threshold.
-            func eight(_ i: Int) -> SIMDMask<SIMD8<Int32>> {
-                base.loadUnaligned(fromByteOffset: i * MemoryLayout<Float>.stride, as: SIMD8<Float>.self) .>= threshold
-            }
             for y in 0..<h {
                 let row = y * w, first = runs.count
                 var x = 0
                 while x < w {
-                    if x + 8 <= w, !any(eight(row + x)) { x += 8; continue }
                     guard v[row + x] >= threshold else { x += 1; continue }
                     let from = x
-                    while x + 8 <= w && all(eight(row + x)) { x += 8 }
                     while x < w && v[row + x] >= threshold { x += 1 }
                     runs.append((y, from, x))
                     parent.append(Int32(runs.count - 1))
