@@ -1069,6 +1069,19 @@ import Testing
         let page = Quad(topLeft: Point(50, 40), topRight: Point(150, 40), bottomRight: Point(150, 130), bottomLeft: Point(50, 130))
         let surface = Quad(topLeft: Point(10, 10), topRight: Point(190, 10), bottomRight: Point(190, 160), bottomLeft: Point(10, 160))
         #expect(!onTable.printContinues(from: page, into: surface))
+        // A printed page on a pale desk, the floor past a line beside its left side: the strips
+        // of blank desk round it, up to the floor's edge and the frame, are bounded by edges (the
+        // page's sides, the floor's), and neither is print.
+        var besideFloor = [UInt8](repeating: 60, count: w * h)
+        for y in 0..<h { for x in 45..<w { besideFloor[y * w + x] = 200 } }
+        for y in 20..<150 {
+            for x in 60..<180 { besideFloor[y * w + x] = y >= 30 && y < 140 && (y - 30) % 12 < 2 && x >= 68 && x < 172 && (x / 7) % 3 == 0 ? 40 : 225 }
+        }
+        let nearFloor = GradientField(try PixelBuffer(width: w, height: h, format: .gray, pixels: besideFloor))
+        let printed = Quad(topLeft: Point(60, 20), topRight: Point(180, 20), bottomRight: Point(180, 150), bottomLeft: Point(60, 150))
+        let strip = Quad(topLeft: Point(45, 0), topRight: Point(180, 0), bottomRight: Point(180, 150), bottomLeft: Point(45, 150))
+        let continues = nearFloor.printContinues(from: printed, into: strip)
+        #expect(!continues)
     }
 
     @Test("closing wipes out strokes narrower than its square and keeps a bright square where it was")

@@ -142,7 +142,9 @@ extension GradientField {
         let sides = sidesOf(whole).map { Line(through: $0.0, $0.1) }
         guard part.corners.allSatisfy({ corner in sides.allSatisfy { Point.dot(corner, $0.normal) - $0.rho >= -margin } }),
               whole.area >= Self.wholeToPart * part.area else { return false }
-        let sample = ringSample(part, whole, stride: 2)
+        // Print is counted clear of both outlines: their own edges (a crease, a page's side with
+        // desk beyond it, the edge of what lies round it) would pass for print in a narrow ring.
+        let sample = ringSample(part, whole, stride: 2, clearance: Self.outlineClearance)
         guard sample.inside.count >= 50, sample.ring.count >= 50 else { return false }
         let within = Double(sample.insideEdges) / Double(sample.inside.count)
         let beyond = Double(sample.ringEdges) / Double(sample.ring.count)
@@ -153,6 +155,10 @@ extension GradientField {
     /// floor (`edgeThreshold`), as the closing and smoothing leave less noise, and a run must
     /// also point one way across its line all along, which noise does not.
     static let runFloor: Float = 1.5
+
+    /// Working pixels either side of an outline that its own edge covers (the smoothing and
+    /// the gradient spread a step over about this much).
+    static let outlineClearance = 4.0
 
     /// How much larger than the part in light a whole page split by a crease must be.
     static let wholeToPart = 1.25

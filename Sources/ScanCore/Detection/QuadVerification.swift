@@ -190,17 +190,23 @@ extension GradientField {
 
     /// Brightness, and how many edge pixels, on a grid of every `stride`th pixel inside `inner`
     /// and in the ring between it and `outer` (light sources left out of the ring when
-    /// `excludingLight`).
-    func ringSample(_ inner: Quad, _ outer: Quad, stride step: Int, excludingLight: Bool = false)
+    /// `excludingLight`), leaving out those within `clearance` pixels of either outline.
+    func ringSample(_ inner: Quad, _ outer: Quad, stride step: Int, excludingLight: Bool = false, clearance: Double = 0)
         -> (inside: [Float], ring: [Float], insideEdges: Int, ringEdges: Int) {
         var inside: [Float] = [], ring: [Float] = []
         var insideEdges = 0, ringEdges = 0
         inside.reserveCapacity(width * height / (step * step))
         ring.reserveCapacity(width * height / (step * step))
+        let innerSides = clearance > 0 ? sidesOf(inner).map { Line(through: $0.0, $0.1) } : []
+        let outerSides = clearance > 0 ? sidesOf(outer).map { Line(through: $0.0, $0.1) } : []
+        // The least of the distances to a quad's sides' lines (positive inside) is, inside it,
+        // the distance to its outline and, outside, at most that far out.
+        func depth(_ p: Point, _ sides: [Line]) -> Double { sides.reduce(.infinity) { min($0, Point.dot(p, $1.normal) - $1.rho) } }
         for y in stride(from: 1, to: height, by: step) {
             for x in stride(from: 1, to: width, by: step) {
                 let i = y * width + x
                 let p = Point(Double(x) + 0.5, Double(y) + 0.5)
+                if clearance > 0, abs(depth(p, innerSides)) < clearance || abs(depth(p, outerSides)) < clearance { continue }
                 let edge = magnitude[i] >= threshold ? 1 : 0
                 if inner.contains(p) {
                     inside.append(luma[i])
