@@ -44,6 +44,22 @@ import Testing
         #expect(detection.confidence > 0.5)
     }
 
+    @Test("a page on a light desk beside the floor's edge is found, not with the strip of desk up to the floor")
+    func besideFloorEdge() throws {
+        var photo = try SyntheticPhoto.make(page: Self.page, corners: Self.corners, width: 800, height: 800, background: .light, shading: 0.3)
+        // The floor, darker, past a line 25-45 px left of the page's left side, nearly parallel
+        // to it: a long straight step the page's top and bottom could be carried out to.
+        let a = Point(95, 0), b = Point(75, 800)
+        let channels = photo.format.channels
+        for y in 0..<photo.height {
+            for x in 0..<photo.width where Point.cross(b - a, Point(Double(x) + 0.5, Double(y) + 0.5) - a) > 0 {
+                for c in 0..<channels { photo.pixels[(y * photo.width + x) * channels + c] = 70 }
+            }
+        }
+        let detection = try #require(PageDetector().detect(in: photo))
+        #expect(detection.quad.intersectionOverUnion(Self.corners) > 0.95, "\(detection.quad)")
+    }
+
     /// Half the desk in sunlight, brighter than the page; the page lies in the shaded half, and
     /// along its right side on a strip barely darker than itself (11 grey levels).
     @Test("a page in shade beside a sunlit desk is found")
