@@ -209,14 +209,12 @@ extension GradientField {
     /// A running maximum or minimum along rows or columns over a window of 2·radius + 1, the
     /// window clipped at the borders. Van Herk and Gil–Werman's method: the running extremes
     /// from the left and from the right within blocks of the window's length make each output
-    /// one comparison of two, whatever the radius.
+    /// one comparison of two, whatever the radius. Columns go to `filterColumns`.
     static func filter(_ p: [Float], _ w: Int, _ h: Int, radius: Int, horizontal: Bool, max useMax: Bool) -> [Float] {
-        if !horizontal { return filterColumns(p, w, h, radius: radius, max: useMax) }
+        guard horizontal else { return filterColumns(p, w, h, radius: radius, max: useMax) }
         var out = p
-        let (lines, length) = horizontal ? (h, w) : (w, h)
-        let step = horizontal ? 1 : w
         let size = 2 * radius + 1
-        let padded = length + 2 * radius
+        let padded = w + 2 * radius
         let fill: Float = useMax ? -.infinity : .infinity
         var line = [Float](repeating: fill, count: padded)
         var forward = [Float](repeating: fill, count: padded)
@@ -224,9 +222,9 @@ extension GradientField {
         @inline(__always) func pick(_ a: Float, _ b: Float) -> Float { useMax ? Swift.max(a, b) : Swift.min(a, b) }
         p.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
-                for index in 0..<lines {
-                    let base = horizontal ? index * w : index
-                    for i in 0..<length { line[radius + i] = src[base + i * step] }
+                for y in 0..<h {
+                    let base = y * w
+                    for i in 0..<w { line[radius + i] = src[base + i] }
                     for start in stride(from: 0, to: padded, by: size) {
                         let end = min(start + size, padded)
                         forward[start] = line[start]
@@ -235,8 +233,8 @@ extension GradientField {
                         for i in stride(from: end - 2, through: start, by: -1) { backward[i] = pick(backward[i + 1], line[i]) }
                     }
                     // The window of output i is line[i ..< i + size] (the padding being neutral).
-                    for i in 0..<length {
-                        dst[base + i * step] = pick(backward[i], forward[i + size - 1])
+                    for i in 0..<w {
+                        dst[base + i] = pick(backward[i], forward[i + size - 1])
                     }
                 }
             }
