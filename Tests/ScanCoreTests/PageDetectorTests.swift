@@ -408,6 +408,28 @@ import Testing
         #expect(detection.quad.intersectionOverUnion(inView) > 0.95, "\(detection.quad)")
     }
 
+    /// The same page cut by the frame, with a cable lying past its top side: 12 px off the
+    /// side's middle, curving away towards its ends and on over the desk beyond them.
+    @Test("a page cut by the frame with a cable lying along a side is found", arguments: [SyntheticPhoto.Background.light, .textured])
+    func cutByFrameCableAlongSide(_ background: SyntheticPhoto.Background) throws {
+        let q = Quad(topLeft: Point(200, 120), topRight: Point(620, 140), bottomRight: Point(640, 860), bottomLeft: Point(170, 850))
+        var photo = try SyntheticPhoto.make(page: Self.page, corners: q, width: 800, height: 800, background: background)
+        let along = q.topRight - q.topLeft
+        let unit = along.unit, outward = Point(along.y, -along.x).unit
+        for y in 0..<200 {
+            for x in 0..<800 {
+                let p = Point(Double(x) + 0.5, Double(y) + 0.5) - q.topLeft
+                let u = Point.dot(p, unit) / q.topRight.distance(to: q.topLeft), v = Point.dot(p, outward)
+                guard u > -0.15, u < 1.15, abs(v - (12 + 60 * (u - 0.5) * (u - 0.5))) < 2.5 else { continue }
+                let i = (y * 800 + x) * 3
+                (photo.pixels[i], photo.pixels[i + 1], photo.pixels[i + 2]) = (35, 35, 40)
+            }
+        }
+        let detection = try #require(PageDetector().detect(in: photo))
+        let inView = Quad(topLeft: Point(200, 120), topRight: Point(620, 140), bottomRight: Point(637, 800), bottomLeft: Point(172, 800))
+        #expect(detection.quad.intersectionOverUnion(inView) > 0.95, "\(detection.quad)")
+    }
+
     /// A box blur of the given radius, each channel, edges clamped.
     static func boxBlur(_ image: PixelBuffer, radius: Int) -> PixelBuffer {
         var out = image
@@ -953,25 +975,56 @@ import Testing
     /// crumpled receipt): the lit part leans on the frame with the shading boundary for a side.
     @Test("an outline leaning on the frame is refused where print runs on past its own side")
     func printPastFrameLeaningSide() throws {
-        let w = 200, h = 160
-        func field(printBelow: Bool) throws -> (GradientField, GradientField) {
-            var pixels = [UInt8](repeating: 0, count: w * h)
-            for y in 0..<h {
-                for x in 0..<w {
-                    let row = y >= 10 && y < 150 && (y - 10) % 8 < 3 && x >= 20 && x < 180 && (x / 6) % 5 != 4
-                    pixels[y * w + x] = row && (printBelow || y < 80) ? 90 : (y < 80 ? 225 : 205)
-                }
-            }
-            return GradientField.views(of: try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels), closingRadius: 6)
-        }
         let lit = Self.candidate([Point(0.5, 0.5), Point(199.5, 0.5), Point(199.5, 80), Point(0.5, 80)], border: [0, 1, 3])
-        let (scan, scanTextless) = try field(printBelow: true)
-        #expect(scan.printLies(beyond: 2, of: lit.quad, within: 3...15, textless: scanTextless))
+        let (scan, scanTextless) = try Self.litPartField(below: .print)
+        let printLies = scan.printLies(beyond: 2, of: lit.quad, within: 3...15, textless: scanTextless)
+        let printFills = scan.printFills(beyond: 2, of: lit.quad, within: 3...15, textless: scanTextless)
+        #expect(printLies)
+        #expect(printFills)
         #expect(scan.verified(lit, textless: scanTextless) == nil)
         // Plain paper past the side, the same outline is a page cut by the frame.
-        let (page, pageTextless) = try field(printBelow: false)
-        #expect(!page.printLies(beyond: 2, of: lit.quad, within: 3...15, textless: pageTextless))
+        let (page, pageTextless) = try Self.litPartField(below: .nothing)
+        let plainLies = page.printLies(beyond: 2, of: lit.quad, within: 3...15, textless: pageTextless)
+        #expect(!plainLies)
         #expect(page.verified(lit, textless: pageTextless) != nil)
+    }
+
+    /// The same page cut by the frame, a cable lying on the desk past its side: along it at a
+    /// slant, or winding to and fro across the band. Its fine edges are as dense as print's
+    /// there, but it is one stroke.
+    @Test("an outline leaning on the frame keeps a side with a cable lying past it", arguments: [LitPartBelow.cableAlong, .cableWinding])
+    func cablePastFrameLeaningSide(_ cable: LitPartBelow) throws {
+        let lit = Self.candidate([Point(0.5, 0.5), Point(199.5, 0.5), Point(199.5, 80), Point(0.5, 80)], border: [0, 1, 3])
+        let (page, textless) = try Self.litPartField(below: cable)
+        let lies = page.printLies(beyond: 2, of: lit.quad, within: 3...15, textless: textless)
+        let fills = page.printFills(beyond: 2, of: lit.quad, within: 3...15, textless: textless)
+        let kept = page.verified(lit, textless: textless) != nil
+        #expect(lies)
+        #expect(!fills)
+        #expect(kept)
+    }
+
+    enum LitPartBelow: Sendable { case nothing, print, cableAlong, cableWinding }
+
+    /// A 200×160 sheet in light above row 80, rows of print on it; below, `below` on a desk (or
+    /// the same sheet in shade, where `below` is print).
+    static func litPartField(below: LitPartBelow) throws -> (GradientField, GradientField) {
+        let w = 200, h = 160
+        var pixels = [UInt8](repeating: 0, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                let row = y >= 10 && y < 150 && (y - 10) % 8 < 3 && x >= 20 && x < 180 && (x / 6) % 5 != 4
+                // A cable 2 px wide: from 5 px past the side at the left to 12 px at the right,
+                // or winding between 2 and 16 px past it.
+                let cable = switch below {
+                case .cableAlong: abs(Double(y) - (85 + 0.035 * Double(x))) < 1
+                case .cableWinding: abs(Double(y) - (89 + 7 * sin(Double(x) * 2 * .pi / 50))) < 1
+                case .nothing, .print: false
+                }
+                pixels[y * w + x] = row && (below == .print || y < 80) || cable ? 90 : (y < 80 ? 225 : 205)
+            }
+        }
+        return GradientField.views(of: try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels), closingRadius: 6)
     }
 
     @Test("a side with print just inside it and paper outside is no page edge")

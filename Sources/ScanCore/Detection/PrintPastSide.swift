@@ -10,6 +10,45 @@ extension GradientField {
         fineEdgeShare(beyond: k, of: q, from: band.lowerBound, to: band.upperBound, textless: textless) >= Self.printPastSide
     }
 
+    /// Whether the fine edges in the band `within` px past side `k` of `q` reach over at least
+    /// half its depth in `printFillsBand` of its columns (across the side's middle 80%). Rows
+    /// of letters lie a line's pitch apart all through the band, and columns of letters cross
+    /// it; a cable or a pen lying past a side is one stroke, a few pixels wide, which spans
+    /// that depth only in the few columns where it crosses the band steeply.
+    func printFills(beyond k: Int, of q: Quad, within band: ClosedRange<Double>, textless: GradientField) -> Bool {
+        let (a, b) = sidesOf(q)[k]
+        let length = a.distance(to: b)
+        guard length >= 4 else { return false }
+        let along = (b - a) * (1 / length), normal = Line(through: a, b).normal
+        let depth = Int(band.upperBound - band.lowerBound) + 1
+        var spanning = 0, columns = 0
+        var t = 0.1 * length
+        while t <= 0.9 * length {
+            var first: Int?, last = 0, inFrame = 0
+            for step in 0..<depth {
+                let p = a + along * t - normal * (band.lowerBound + Double(step))
+                let x = Int(p.x.rounded(.down)), y = Int(p.y.rounded(.down))
+                guard x >= 0, y >= 0, x < width, y < height else { continue }
+                inFrame += 1
+                let i = y * width + x
+                if textless.magnitude[i] < threshold, magnitude[i] >= threshold {
+                    if first == nil { first = step }
+                    last = step
+                }
+            }
+            if 2 * inFrame >= depth {
+                columns += 1
+                if let first, 2 * (last - first + 1) >= depth { spanning += 1 }
+            }
+            t += 1
+        }
+        return columns >= 10 && Double(spanning) >= Self.printFillsBand * Double(columns)
+    }
+
+    /// The share of a band's columns that print past a crease spans (0.8-1 on folded pages);
+    /// a stroke past a side spans at most about half (cables arcing along it).
+    static let printFillsBand = 0.7
+
     /// The share of a band on fine edges from which it holds print.
     static let printPastSide = 0.1
 

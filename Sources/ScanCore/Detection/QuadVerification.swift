@@ -44,10 +44,14 @@ extension GradientField {
             // turned on its side, its lit part cut off by a shading boundary across the print;
             // a folded page's crease), or across every side it lies past (a region of a flat
             // scan's print). Fine edges past more than one side, the sheet's blank margin inside
-            // some of them, are what the page lies on: a speckled desk.
+            // some of them, are what the page lies on: a speckled desk. Past one side alone, they
+            // are print only where they fill the band's depth: a cable or a pen lying there is
+            // one thin stroke.
             if let textless {
                 let printPast = unlitOwnSides.filter { printLies(beyond: $0, of: refined, within: 3...15, textless: textless) }
-                if printPast.count == 1 || (!printPast.isEmpty && printPast.allSatisfy { printLies(beyond: $0, of: refined, within: -15...(-3), textless: textless) }) {
+                if let side = printPast.first, printPast.count == 1 {
+                    if printFills(beyond: side, of: refined, within: 3...15, textless: textless) { return nil }
+                } else if !printPast.isEmpty && printPast.allSatisfy({ printLies(beyond: $0, of: refined, within: -15...(-3), textless: textless) }) {
                     return nil
                 }
             }
