@@ -225,8 +225,10 @@ import Testing
     /// the part below turned from it (`shade`), its sides kinked at the crease by 6 px. `crease`:
     /// the share of the page above it; at 35% the part in light is under 12% of the frame, too
     /// small to be a page alone. `printedShade`: print runs on below the crease. `raised`: how
-    /// far the page's top corners are moved up (past the frame, for a page cut by it).
-    static func foldedOnLightDesk(crease: Double, shade: Double, printedShade: Bool = true, raised: Double = 0) throws
+    /// far the page's top corners are moved up (past the frame, for a page cut by it). `desk`:
+    /// the desk's level at column x.
+    static func foldedOnLightDesk(crease: Double, shade: Double, printedShade: Bool = true, raised: Double = 0,
+                                  desk: (Int) -> Double = { _ in 200 }) throws
         -> (photo: PixelBuffer, page: Quad, lit: Quad) {
         let up = Point(0, raised)
         let page = Quad(topLeft: Point(250, 70) - up, topRight: Point(560, 95) - up, bottomRight: Point(548, 545), bottomLeft: Point(228, 530))
@@ -240,7 +242,7 @@ import Testing
             let printed = x > 285 && x < 520 && (y - 100) % 22 < 8 && (x / 9) % 7 != 6
             if lit.contains(p) { return printed && y < Int(left.y) - 12 ? 60 : 235 }
             if shaded.contains(p) { return printed && printedShade && y > Int(right.y) + 14 && y < 500 ? 50 : shade }
-            return 200
+            return desk(x)
         }
         let wholeShare = (lit.area + shaded.area) / (800 * 600)
         #expect(wholeShare > 0.12)
@@ -255,6 +257,29 @@ import Testing
         let detection = try #require(PageDetector().detect(in: photo))
         let error = SyntheticPhoto.cornerError(detection.quad, page)
         #expect(error < 8, "corner error \(error) px: \(detection.quad)")
+    }
+
+    /// The light across the desk rises from 150 at the frame's left to 250 at its right; the part
+    /// of the page turned from the light (198) is lighter than the desk beside its left side and
+    /// darker than it beside its right, and as light as the desk under the middle of its far edge.
+    /// The part in light, too small to be a page alone, grows over it only where the part in
+    /// shade may be lighter than the desk.
+    @Test("a small part in light grows over a part in shade lighter than the desk on one side and darker on the other")
+    func shadeBetweenDeskLevels() throws {
+        let (photo, page, lit) = try Self.foldedOnLightDesk(crease: 0.35, shade: 198) { x in 150 + 0.125 * Double(x) }
+        #expect(lit.area / (800 * 600) < 0.12)
+        // The working copy detection reads (half size).
+        let (field, textless) = GradientField.views(of: photo.downsampled(by: 2), closingRadius: Int((GradientField.closingShare * 400).rounded()))
+        let part = ScoredQuad(quad: Quad(topLeft: lit.topLeft * 0.5, topRight: lit.topRight * 0.5, bottomRight: lit.bottomRight * 0.5,
+                                         bottomLeft: lit.bottomLeft * 0.5), confidence: 1, isFrame: false)
+        // Taken out of `#require`, which would print the whole field on a failure.
+        let darkerOnly = field.extendedOverShade(part, minimumConfidence: 0.55, textless: textless)
+        #expect(darkerOnly == nil)
+        let outcome = field.extendedOverShade(part, minimumConfidence: 0.55, eitherWay: true, textless: textless)
+        let grown = try #require(outcome)
+        #expect(grown.quad.bottomLeft.distance(to: page.bottomLeft * 0.5) < 4, "\(grown.quad)")
+        #expect(grown.quad.bottomRight.distance(to: page.bottomRight * 0.5) < 4, "\(grown.quad)")
+        #expect(grown.quad.topLeft == part.quad.topLeft && grown.quad.topRight == part.quad.topRight, "\(grown.quad)")
     }
 
     /// The page's top lies past the frame, so its part in light leans on the frame there. That

@@ -7,7 +7,9 @@ import Foundation
 // (`CreaseExtension`). On a lighter desk it is a band darker than what lies round it, between
 // the two sides that meet the crease carried on, and its edges step down inwards: the other
 // way from the part in light, so the line search does not back them. The outline grows over
-// that band to its far edge.
+// that band to its far edge. A part in light too small to be a page alone is part of a sheet
+// for sure, and there the band may also be lighter than the desk where the desk's light falls
+// off: each of its edges steps whichever way the desk beside it lies.
 
 extension GradientField {
     /// The part in shade is paper turned from the light: at least this share of the part in
@@ -39,13 +41,13 @@ extension GradientField {
     static let shadeEdgeFloor: Float = 1
 
     /// `outline` grown across the side beyond which the sheet goes on in shade darker than the
-    /// desk, to that part's far edge; nil where no side has such a part beyond it, backed at
-    /// least `minimumConfidence` by edges.
-    func extendedOverShade(_ outline: ScoredQuad, minimumConfidence: Double, textless: GradientField) -> ScoredQuad? {
+    /// desk (or, with `eitherWay`, lighter than it in places), to that part's far edge; nil where
+    /// no side has such a part beyond it, backed at least `minimumConfidence` by edges.
+    func extendedOverShade(_ outline: ScoredQuad, minimumConfidence: Double, eitherWay: Bool = false, textless: GradientField) -> ScoredQuad? {
         guard !outline.isFrame, let paper = interiorMedians(outline.quad)?.inside else { return nil }
         var best: ScoredQuad?
         for k in 0..<4 {
-            guard let grown = shade(beyond: k, of: outline.quad, paper: paper, textless: textless),
+            guard let grown = shade(beyond: k, of: outline.quad, paper: paper, eitherWay: eitherWay, textless: textless),
                   grown.confidence >= minimumConfidence, grown.confidence > best?.confidence ?? 0 else { continue }
             best = grown
         }
@@ -53,8 +55,9 @@ extension GradientField {
     }
 
     /// The whole sheet where side `k` of `q` (the part in light, its paper at level `paper`) is
-    /// a crease with a part in shade beyond it, darker than the desk; nil otherwise.
-    func shade(beyond k: Int, of q: Quad, paper: Float, textless: GradientField) -> ScoredQuad? {
+    /// a crease with a part in shade beyond it, darker than the desk (either way, with
+    /// `eitherWay`); nil otherwise.
+    func shade(beyond k: Int, of q: Quad, paper: Float, eitherWay: Bool, textless: GradientField) -> ScoredQuad? {
         let depth = depth(across: k, of: q)
         guard depth >= 8 else { return nil }
         // Past the crease, the band is darker than what lies beside it, just past each side
@@ -62,8 +65,13 @@ extension GradientField {
         let c = q.corners
         let beside = max(Double(Self.shadeLead.upperBound + 1), Self.besideShare * depth)
         let onBefore = c[k] + (c[k] - c[(k + 3) % 4]).unit * beside, onAfter = c[(k + 1) % 4] + (c[(k + 1) % 4] - c[(k + 2) % 4]).unit * beside
-        guard stepContrast(c[k], onBefore, paper: false).mean <= -Self.minimumShadeStep,
-              stepContrast(onAfter, c[(k + 1) % 4], paper: false).mean <= -Self.minimumShadeStep else { return nil }
+        let besideBefore = stepContrast(c[k], onBefore, paper: false).mean, besideAfter = stepContrast(onAfter, c[(k + 1) % 4], paper: false).mean
+        // Each side carried on steps down into the band (-1) or, for a part that cannot be a page
+        // alone on a desk lit unevenly, maybe up (1): the desk there is darker than the shade.
+        func polarity(_ step: Float) -> Float? {
+            step <= -Self.minimumShadeStep ? -1 : (eitherWay && step >= Self.minimumShadeStep ? 1 : nil)
+        }
+        guard let polarityBefore = polarity(besideBefore), let polarityAfter = polarity(besideAfter) else { return nil }
         // Row `d` of the band beyond side `k`, between its neighbours carried on; nil where they
         // meet far off (nearly parallel to the crease) and bound no band.
         func band(_ d: Double) -> (Point, Point)? {
@@ -103,21 +111,23 @@ extension GradientField {
         }
         // In each part of the row, the far edge is the strongest rise in level past the crease
         // (a slow shading across the band rises too, but over many rows), to a level that
-        // stays clearly above the band's just before it.
-        var ends: [(Point, Double)] = []
-        for (portion, profile) in zip(Self.shadePortions, profiles) {
+        // stays clearly above the band's just before it; or fall, either way. Then the desk's
+        // level can cross the band's along the far edge, and one part of it show no step.
+        func end(_ portion: ClosedRange<Double>, _ profile: [Float]) -> (Point, Double)? {
             var rise: (step: Float, at: Int)?
-            for i in stride(from: 2, to: profile.count - 4, by: 1) where profile[i + 2] - profile[i - 2] > rise?.step ?? 0 {
-                rise = (profile[i + 2] - profile[i - 2], i)
+            for i in stride(from: 2, to: profile.count - 4, by: 1) {
+                let change = profile[i + 2] - profile[i - 2]
+                if (eitherWay ? abs(change) : change) > abs(rise?.step ?? 0) { rise = (change, i) }
             }
-            guard let rise, rise.step >= Self.minimumShadeStep,
-                  let after = profile[(rise.at + 2)...(rise.at + 4)].min(), let before = profile[max(0, rise.at - 4)...(rise.at - 2)].max(),
-                  after - before >= Self.minimumShadeStep,
-                  let (from, to) = band(first + Double(rise.at)) else { return nil }
+            guard let rise, abs(rise.step) >= Self.minimumShadeStep else { return nil }
+            let afterPart = profile[(rise.at + 2)...(rise.at + 4)], beforePart = profile[max(0, rise.at - 4)...(rise.at - 2)]
+            let clear = rise.step > 0 ? (afterPart.min() ?? 0) - (beforePart.max() ?? 0) : (beforePart.min() ?? 0) - (afterPart.max() ?? 0)
+            guard clear >= Self.minimumShadeStep, let (from, to) = band(first + Double(rise.at)) else { return nil }
             let middle = (portion.lowerBound + portion.upperBound) / 2
-            ends.append((from + (to - from) * middle, 1))
+            return (from + (to - from) * middle, 1)
         }
-        guard let rough = Self.lineFit(ends),
+        let ends = zip(Self.shadePortions, profiles).compactMap(end)
+        guard ends.count >= Self.shadePortions.count - (eitherWay ? 1 : 0), let rough = Self.lineFit(ends),
               ends.allSatisfy({ abs(Point.dot($0.0, rough.normal) - rough.rho) <= Self.shadeEdgeStraightness }) else { return nil }
         // The sides meeting the crease start at its ends, but a fold may turn them there: each
         // ends where, along the far edge, the line from its crease corner steps down into the
@@ -135,21 +145,31 @@ extension GradientField {
         let turn = tan(Self.maximumShadeTurn)
         // Clockwise, so that each normal points into the sheet: the side before the crease
         // runs out to the far edge, which runs as the crease does, and the side after comes back.
-        let cornerBefore = steepestDescent(to: farBefore, along: rough, within: turn * c[k].distance(to: farBefore)) { (c[k], $0) }
-        let cornerAfter = steepestDescent(to: farAfter, along: rough, within: turn * c[(k + 1) % 4].distance(to: farAfter)) { ($0, c[(k + 1) % 4]) }
+        let cornerBefore = steepestDescent(to: farBefore, along: rough, within: turn * c[k].distance(to: farBefore), polarity: polarityBefore) { (c[k], $0) }
+        let cornerAfter = steepestDescent(to: farAfter, along: rough, within: turn * c[(k + 1) % 4].distance(to: farAfter), polarity: polarityAfter) { ($0, c[(k + 1) % 4]) }
         corners[k] = cornerBefore
         corners[(k + 1) % 4] = cornerAfter
         let grown = Quad(topLeft: corners[0], topRight: corners[1], bottomRight: corners[2], bottomLeft: corners[3])
         guard grown.isConvex, grown.signedArea > 0, inBounds(grown), grown.area <= 1.02 * Double(width * height) else { return nil }
         // Every edge of the part in shade steps down into it all along, and is backed by edges
-        // that do.
+        // that do; where the part may be lighter than the desk, each half of an edge steps one
+        // way or the other, as the desk's light falls along it.
         let shaded = [(c[k], cornerBefore), (cornerBefore, cornerAfter), (cornerAfter, c[(k + 1) % 4])]
+        func counts(_ pieces: [(Point, Point)]) -> (hits: Int, steps: Int)? {
+            var counts = (hits: 0, steps: 0)
+            for (from, to) in pieces {
+                let contrast = stepContrast(from, to, paper: false)
+                guard let polarity = polarity(contrast.mean), polarity * contrast.median >= Self.minimumShadeStep else { return nil }
+                let count = edgeCount(from, to, polarity: Double(polarity), threshold: Self.shadeEdgeFloor)
+                counts = (counts.hits + count.hits, counts.steps + count.steps)
+            }
+            return counts
+        }
         var shadeCounts: [(hits: Int, steps: Int)] = []
         for (a, b) in shaded {
-            let contrast = stepContrast(a, b, paper: false), step = contrast.mean
-            guard step <= -Self.minimumShadeStep, contrast.median <= -Self.minimumShadeStep else { return nil }
-            let count = edgeCount(a, b, polarity: -1, threshold: Self.shadeEdgeFloor)
-            shadeCounts.append((count.hits, count.steps))
+            let middle = (a + b) * 0.5
+            guard let edge = counts([(a, b)]) ?? (eitherWay ? counts([(a, middle), (middle, b)]) : nil) else { return nil }
+            shadeCounts.append(edge)
         }
         // The outline's backing: the part in light's own sides, rising inwards, with the part in
         // shade's, falling; the two sides through the crease count both their parts.
@@ -171,15 +191,15 @@ extension GradientField {
     }
 
     /// The point within `span` of `guess` along `line` where the segment `segment(point)` steps
-    /// down into the sheet most (its median step the most negative).
-    func steepestDescent(to guess: Point, along line: Line, within span: Double, segment: (Point) -> (Point, Point)) -> Point {
+    /// into the sheet most the way `polarity` gives (-1: down, its median step the most negative).
+    func steepestDescent(to guess: Point, along line: Line, within span: Double, polarity: Float = -1, segment: (Point) -> (Point, Point)) -> Point {
         let direction = Point(-line.sinTheta, line.cosTheta)
         var best = (step: Float.infinity, point: guess)
         var u = -span
         while u <= span {
             let p = guess + direction * u
             let (a, b) = segment(p)
-            let step = stepContrast(a, b, paper: false).median
+            let step = -polarity * stepContrast(a, b, paper: false).median
             if step < best.step { best = (step, p) }
             u += 1
         }
