@@ -109,4 +109,24 @@ import Testing
         let q = field.extendedCorners(page, page: 210, ground: 110)
         #expect(q.topRight.distance(to: page.topRight) < 1, "\(q)")
     }
+
+    @Test("an outline whose side lies on the floor's edge past a page on a pale desk keeps its corners: no side turns out over the desk")
+    func floorEdgeRun() throws {
+        // The desk (214) is paper-bright between the page (236) and the ring the outline lies
+        // on, which takes in the dark floor (90) from row 650 down. The outline's bottom lies on
+        // the floor's edge, 12 px past the page's own, and that edge runs on to the frame past
+        // both bottom corners; following it would turn both sides out over the desk.
+        let page = Quad(topLeft: Point(250, 120), topRight: Point(560, 110), bottomRight: Point(575, 638), bottomLeft: Point(235, 638))
+        var pixels = [UInt8](repeating: 214, count: 800 * 800)
+        for y in 0..<800 {
+            for x in 0..<800 {
+                let p = Point(Double(x) + 0.5, Double(y) + 0.5)
+                if y >= 650 { pixels[y * 800 + x] = 90 } else if Self.contains(page.corners, p) { pixels[y * 800 + x] = 236 }
+            }
+        }
+        let field = GradientField(try PixelBuffer(width: 800, height: 800, format: .gray, pixels: pixels))
+        let outline = Quad(topLeft: page.topLeft, topRight: page.topRight, bottomRight: Point(575.6, 650), bottomLeft: Point(234.6, 650))
+        let q = field.extendedCorners(outline, page: 236, ground: 150)
+        #expect(q == outline, "\(q)")
+    }
 }

@@ -45,6 +45,7 @@ extension GradientField {
         let contrast = page - ground
         let runs = (0..<4).map { cornerRun(paper, c, at: $0, maximumDrift: Self.maximumDrift, contrast: contrast) }
         var moved = (0..<4).map { runs[$0]?.end ?? c[$0] }
+        var followedLeaving = runs.map { $0?.followedLeaving }
         for i in 0..<4 {
             guard let run = runs[i], run.share >= Self.minimumCreaseRun else { continue }
             // Corner i ran on along one side: the other side through it was a crease, and its
@@ -55,9 +56,31 @@ extension GradientField {
                   retry.length >= Self.minimumFoldRunRatio * run.length
             else { continue }
             moved[k] = retry.end
+            followedLeaving[k] = retry.followedLeaving
         }
         let extended = Quad(topLeft: moved[0], topRight: moved[1], bottomRight: moved[2], bottomLeft: moved[3])
-        return extended.isConvex && inBounds(extended) ? extended : quad
+        guard extended.isConvex, inBounds(extended) else { return quad }
+        // A corner moved along one side turns the other about its far corner, where that stays.
+        // A curl's chord still runs along the page's edge, near it at least at its ends; a run
+        // along the edge of what the page lies on (a pale desk up to the floor) turns the side
+        // out over the desk, where no edge backs it.
+        for i in 0..<4 {
+            guard let leaving = followedLeaving[i] else { continue }
+            let (side, far) = leaving ? ((i + 3) % 4, (i + 3) % 4) : (i, (i + 1) % 4)
+            guard moved[far] == c[far] else { continue }
+            let (a, b) = (side, (side + 1) % 4)
+            if sideBacking(moved[a], moved[b]) < Self.minimumTurnedBacking * sideBacking(c[a], c[b]) { return quad }
+        }
+        return extended
+    }
+
+    /// The share of its backing by edges that a side a corner's move turns must keep (0.2-0.4
+    /// for curled corners; about 0.06 turned over a desk).
+    static let minimumTurnedBacking = 0.15
+
+    /// The share of side a → b backed by edges stepping across it either way.
+    private func sideBacking(_ a: Point, _ b: Point) -> Double {
+        max(support(a, b, polarity: 1), support(a, b, polarity: -1))
     }
 
     /// How far the paper boundary of one of corner `i`'s sides runs on past it, when it does:
