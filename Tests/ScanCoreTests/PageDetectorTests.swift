@@ -282,6 +282,33 @@ import Testing
         #expect(grown.quad.topLeft == part.quad.topLeft && grown.quad.topRight == part.quad.topRight, "\(grown.quad)")
     }
 
+    /// Past the page's right side, between its top and bottom carried on, a band darker than the
+    /// desk (170 against 200) reads as the part of a sheet in shade. With a dark object in it
+    /// (60, a laptop), the band is no paper all the way to where its far edge rises.
+    @Test("a band past a side is grown over only while it is paper: not up to the far edge of a dark object in it",
+          arguments: [false, true])
+    func darkObjectInShadeBand(object: Bool) throws {
+        let w = 400, h = 300
+        var pixels = [UInt8](repeating: 200, count: w * h)
+        for y in 40..<260 {
+            for x in 100..<340 {
+                pixels[y * w + x] = x < 220 ? 230 : (object && x >= 250 && x < 310 ? 60 : 170)
+            }
+        }
+        let (field, textless) = GradientField.views(of: try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels), closingRadius: 4)
+        let page = ScoredQuad(quad: Quad(topLeft: Point(100, 40), topRight: Point(220, 40), bottomRight: Point(220, 260), bottomLeft: Point(100, 260)),
+                              confidence: 1, isFrame: false)
+        // Taken out of `#require`, which would print the whole field on a failure.
+        let outcome = field.extendedOverShade(page, minimumConfidence: 0.55, textless: textless)
+        if object {
+            #expect(outcome == nil, "\(String(describing: outcome?.quad))")
+        } else {
+            let grown = try #require(outcome)
+            #expect(grown.quad.topRight.distance(to: Point(340, 40)) < 3, "\(grown.quad)")
+            #expect(grown.quad.bottomRight.distance(to: Point(340, 260)) < 3, "\(grown.quad)")
+        }
+    }
+
     /// The page's top lies past the frame, so its part in light leans on the frame there. That
     /// side counts as a frame side does in the search (`borderSupport`), not as an unbacked one,
     /// and the part in shade still grows the outline to the page's bottom corners.

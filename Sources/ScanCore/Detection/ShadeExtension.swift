@@ -122,7 +122,9 @@ extension GradientField {
             guard let rise, abs(rise.step) >= Self.minimumShadeStep else { return nil }
             let afterPart = profile[(rise.at + 2)...(rise.at + 4)], beforePart = profile[max(0, rise.at - 4)...(rise.at - 2)]
             let clear = rise.step > 0 ? (afterPart.min() ?? 0) - (beforePart.max() ?? 0) : (beforePart.min() ?? 0) - (afterPart.max() ?? 0)
-            guard clear >= Self.minimumShadeStep, let (from, to) = band(first + Double(rise.at)) else { return nil }
+            // All the way to it, the band is paper: a dark object past the page is far darker.
+            guard clear >= Self.minimumShadeStep, let (from, to) = band(first + Double(rise.at)),
+                  (profile[..<max(0, rise.at - 2)].min() ?? shade) >= Self.shadeFloor * paper else { return nil }
             let middle = (portion.lowerBound + portion.upperBound) / 2
             return (from + (to - from) * middle, 1)
         }
