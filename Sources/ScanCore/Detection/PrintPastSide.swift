@@ -45,7 +45,7 @@ extension GradientField {
         return columns >= 10 && Double(spanning) >= Self.printFillsBand * Double(columns)
     }
 
-    /// The share of a band's columns that print past a crease spans (0.8-1 on folded pages);
+    /// The share of a band's columns that print past a crease spans (0.78-1 on folded pages);
     /// a stroke past a side spans at most about half (cables arcing along it).
     static let printFillsBand = 0.7
 
