@@ -452,19 +452,21 @@ import Testing
         #expect(SyntheticPhoto.cornerError(detection.quad, Self.corners) < 8, "\(detection.quad)")
     }
 
+    /// A page whose bottom lies 50-60 px past the bottom of the 800×800 frame, and its part in view.
+    static let cutPage = Quad(topLeft: Point(200, 120), topRight: Point(620, 140), bottomRight: Point(640, 860), bottomLeft: Point(170, 850))
+    static let cutPageInView = Quad(topLeft: Point(200, 120), topRight: Point(620, 140), bottomRight: Point(637, 800), bottomLeft: Point(172, 800))
+
     @Test("a page cut by the bottom of the frame is found, its bottom along the frame")
     func cutByFrame() throws {
-        let q = Quad(topLeft: Point(200, 120), topRight: Point(620, 140), bottomRight: Point(640, 860), bottomLeft: Point(170, 850))
-        let detection = try #require(try Self.detect(q))
-        let inView = Quad(topLeft: Point(200, 120), topRight: Point(620, 140), bottomRight: Point(637, 800), bottomLeft: Point(172, 800))
-        #expect(detection.quad.intersectionOverUnion(inView) > 0.95, "\(detection.quad)")
+        let detection = try #require(try Self.detect(Self.cutPage))
+        #expect(detection.quad.intersectionOverUnion(Self.cutPageInView) > 0.95, "\(detection.quad)")
     }
 
     /// The same page cut by the frame, with a cable lying past its top side: 12 px off the
     /// side's middle, curving away towards its ends and on over the desk beyond them.
     @Test("a page cut by the frame with a cable lying along a side is found", arguments: [SyntheticPhoto.Background.light, .textured])
     func cutByFrameCableAlongSide(_ background: SyntheticPhoto.Background) throws {
-        let q = Quad(topLeft: Point(200, 120), topRight: Point(620, 140), bottomRight: Point(640, 860), bottomLeft: Point(170, 850))
+        let q = Self.cutPage
         var photo = try SyntheticPhoto.make(page: Self.page, corners: q, width: 800, height: 800, background: background)
         let along = q.topRight - q.topLeft
         let unit = along.unit, outward = Point(along.y, -along.x).unit
@@ -478,8 +480,7 @@ import Testing
             }
         }
         let detection = try #require(PageDetector().detect(in: photo))
-        let inView = Quad(topLeft: Point(200, 120), topRight: Point(620, 140), bottomRight: Point(637, 800), bottomLeft: Point(172, 800))
-        #expect(detection.quad.intersectionOverUnion(inView) > 0.95, "\(detection.quad)")
+        #expect(detection.quad.intersectionOverUnion(Self.cutPageInView) > 0.95, "\(detection.quad)")
     }
 
     /// A box blur of the given radius, each channel, edges clamped.

@@ -26,12 +26,9 @@ extension GradientField {
         while t <= 0.9 * length {
             var first: Int?, last = 0, inFrame = 0
             for step in 0..<depth {
-                let p = a + along * t - normal * (band.lowerBound + Double(step))
-                let x = Int(p.x.rounded(.down)), y = Int(p.y.rounded(.down))
-                guard x >= 0, y >= 0, x < width, y < height else { continue }
+                guard let kind = edge(at: a + along * t - normal * (band.lowerBound + Double(step)), textless: textless) else { continue }
                 inFrame += 1
-                let i = y * width + x
-                if textless.magnitude[i] < threshold, magnitude[i] >= threshold {
+                if kind == .fine {
                     if first == nil { first = step }
                     last = step
                 }
@@ -79,21 +76,29 @@ extension GradientField {
         var total = 0
         var t = 0.1 * length
         while t <= 0.9 * length {
-            let p = a + (b - a) * (t / length)
-            let x = Int(p.x.rounded(.down)), y = Int(p.y.rounded(.down))
             total += 1
-            if x >= 0, y >= 0, x < width, y < height {
+            if let kind = edge(at: a + (b - a) * (t / length), textless: textless) {
                 counts.seen += 1
-                let i = y * width + x
-                if textless.magnitude[i] >= threshold {
-                    counts.coarse += 1
-                } else if magnitude[i] >= threshold {
-                    counts.fine += 1
+                switch kind {
+                case .coarse: counts.coarse += 1
+                case .fine: counts.fine += 1
+                case .none: break
                 }
             }
             t += 1
         }
         return 2 * counts.seen >= total ? counts : nil
+    }
+
+    enum EdgeKind { case none, fine, coarse }
+
+    /// The pixel under `p`: on an edge the closing keeps (coarse), on one it wipes out with the
+    /// print (fine), or on none; nil outside the frame.
+    func edge(at p: Point, textless: GradientField) -> EdgeKind? {
+        let x = Int(p.x.rounded(.down)), y = Int(p.y.rounded(.down))
+        guard x >= 0, y >= 0, x < width, y < height else { return nil }
+        let i = y * width + x
+        return textless.magnitude[i] >= threshold ? .coarse : (magnitude[i] >= threshold ? .fine : EdgeKind.none)
     }
 
     struct EdgeCounts {

@@ -194,7 +194,7 @@ extension GradientField {
 
     /// The point within `span` of `guess` along `line` where the segment `segment(point)` steps
     /// into the sheet most the way `polarity` gives (-1: down, its median step the most negative).
-    func steepestDescent(to guess: Point, along line: Line, within span: Double, polarity: Float = -1, segment: (Point) -> (Point, Point)) -> Point {
+    func steepestDescent(to guess: Point, along line: Line, within span: Double, polarity: Float, segment: (Point) -> (Point, Point)) -> Point {
         let direction = Point(-line.sinTheta, line.cosTheta)
         var best = (step: Float.infinity, point: guess)
         var u = -span
