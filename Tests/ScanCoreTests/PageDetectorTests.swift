@@ -98,6 +98,69 @@ import Testing
         #expect(error < 8, "corner error \(error) px: \(detection.quad)")
     }
 
+    /// A page on a light desk (170), turned 8°: rows of print at the top, and a dark band
+    /// (`photo`) across it below them.
+    static func pageWithPhoto(bleeding: Bool, photoFrom top: Double, mottled: Bool) throws -> (photo: PixelBuffer, page: Quad) {
+        let angle = 8 * Double.pi / 180, centre = Point(400, 300)
+        let across = Point(cos(angle), sin(angle)), down = Point(-sin(angle), cos(angle))
+        let (halfWidth, halfHeight) = (180.0, 235.0)
+        func corner(_ u: Double, _ v: Double) -> Point { centre + across * u + down * v }
+        let page = Quad(topLeft: corner(-halfWidth, -halfHeight), topRight: corner(halfWidth, -halfHeight),
+                        bottomRight: corner(halfWidth, halfHeight), bottomLeft: corner(-halfWidth, halfHeight))
+        let photo = try Self.drawn(seed: 41) { _, _, p in
+            let u = Point.dot(p - centre, across), v = Point.dot(p - centre, down)
+            guard abs(u) <= halfWidth, abs(v) <= halfHeight else { return 170 }
+            if abs(u) <= halfWidth - 24, v >= top, v <= (bleeding ? halfHeight : halfHeight - 24) {
+                guard mottled else { return 70 }
+                // Blotches 4 px across, from 40 to 120.
+                let cell = Int((u + 300) / 4) * 7919 + Int((v + 300) / 4) * 104_729
+                return 40 + Double((cell * 2_654_435_761 >> 8) % 81)
+            }
+            let row = Int(v + 300) % 14
+            return v > -215 && v < -140 && abs(u) < halfWidth - 30 && row < 6 && Int(u + 300) / 7 % 6 != 5 ? 50 : 235
+        }
+        return (photo, page)
+    }
+
+    /// A photo bled off the page's bottom edge: that side is darker inside than out, as a
+    /// side along a block of print seen from the paper round it is, but the sides meeting it
+    /// end with it and no print lies past it.
+    @Test("a page's outline with a photo bled off its bottom edge passes its checks")
+    func photoBledOffPage() throws {
+        let (photo, page) = try Self.pageWithPhoto(bleeding: true, photoFrom: 150, mottled: false)
+        let (field, textless) = GradientField.views(of: photo.downsampled(by: 2), closingRadius: 6)
+        let outline = Quad(topLeft: page.topLeft * 0.5, topRight: page.topRight * 0.5,
+                           bottomRight: page.bottomRight * 0.5, bottomLeft: page.bottomLeft * 0.5)
+        func checked(_ q: Quad) -> ScoredQuad? {
+            let sides = field.sidesOf(q).map { Line(through: $0.0, $0.1) }
+            return field.verified(GradientField.Candidate(score: 1, quad: q, sides: sides), textless: textless)
+        }
+        let whole = checked(outline)
+        #expect(whole != nil)
+        #expect((whole?.quad.intersectionOverUnion(outline) ?? 0) > 0.95)
+    }
+
+    /// A photo covering most of a page: the median inside is the photo, darker than the desk,
+    /// but its margins are paper brighter than the desk. An outline half over the desk has the
+    /// desk's level for its median, and nothing much darker.
+    @Test("a page mostly covered by a dark photo shows as a page; an outline half over the desk does not")
+    func pageRoundPhoto() throws {
+        let (photo, page) = try Self.pageWithPhoto(bleeding: false, photoFrom: -120, mottled: true)
+        let field = GradientField(photo.downsampled(by: 2))
+        let outline = Quad(topLeft: page.topLeft * 0.5, topRight: page.topRight * 0.5,
+                           bottomRight: page.bottomRight * 0.5, bottomLeft: page.bottomLeft * 0.5)
+        let interior = try #require(field.interiorMedians(outline))
+        #expect(interior.inside < interior.outside, "\(interior)")
+        #expect(!interior.showsPaper && interior.showsFigure, "\(interior)")
+        let (plain, _) = try Self.pageWithPhoto(bleeding: false, photoFrom: 500, mottled: false)
+        // From the page's middle to as far again past its right side.
+        let top = outline.topRight - outline.topLeft, bottom = outline.bottomRight - outline.bottomLeft
+        let stray = Quad(topLeft: outline.topLeft + top * 0.5, topRight: outline.topRight + top * 0.55,
+                         bottomRight: outline.bottomRight + bottom * 0.55, bottomLeft: outline.bottomLeft + bottom * 0.5)
+        let over = try #require(GradientField(plain.downsampled(by: 2)).interiorMedians(stray))
+        #expect(!over.showsPaper && !over.showsFigure, "\(over)")
+    }
+
     /// Over-exposed: a pale table (242) on a dark floor, cut by the frame, with a patch of it
     /// clipped white past a soft diagonal; the page on it clipped white too. The table's outline
     /// is the longest, and the page's region is apart from the table's only above the top

@@ -22,8 +22,13 @@ extension GradientField {
         let leansOnFrame = candidate.sides.contains(where: \.isBorder)
         if paperless.count >= (leansOnFrame ? 1 : Self.maximumPaperlessSides) { return nil }
         // A side may show no step (a white page on a white desk), but one clearly darker inside
-        // than out, with no light beyond it, runs along print seen from the paper round it.
-        if paperless.contains(where: { !lit[$0] && contrasts[$0].mean <= -Self.minimumStep }) { return nil }
+        // than out, with no light beyond it, runs along print seen from the paper round it:
+        // the sides meeting it run on past it, or print lies past it. Else it is the page's
+        // edge with a figure printed up to it (a photo bled off a magazine page).
+        if paperless.contains(where: { k in
+            !lit[k] && contrasts[k].mean <= -Self.minimumStep
+                && (sidesRunOn(past: k, of: refined) || textless.map { printLies(beyond: k, of: refined, within: 3...15, textless: $0) } ?? true)
+        }) { return nil }
         // Refining can pull a side the search found unbacked onto the edge of a block of print
         // nearby (blurred to grey in the working copy, so even its brightest is darker than the
         // paper beside it). A page's own edge keeps its step with the print wiped out, unless
@@ -94,7 +99,9 @@ extension GradientField {
         // light's level. White paper on a flat scan is as bright as a window, and a block of
         // print on it, darker on the whole, still shows that white between its letters.
         if hasLitSide, let medians, medians.lightInside > Self.maximumLightInside { return nil }
-        if let medians, medians.inside - medians.outside < Self.minimumInteriorStep, !clearAllRound { return nil }
+        // (Against a light, the ring left is too little of what the page lies on to tell a
+        // figure printed on it by: the dark ground of a slide on a white flat scan.)
+        if let medians, !(medians.showsPaper || (!againstLight && medians.showsFigure)), !clearAllRound { return nil }
         // A small outline square to the frame is a box printed on a flat scan (a slide's title,
         // a table, a figure); a page photographed that square fills more of the frame.
         if Self.axisAlignedSides(candidate.quad, toleranceDegrees: Self.squareTolerance) >= 3,
@@ -177,9 +184,10 @@ extension GradientField {
     static let minimumInteriorStep: Float = 3
 
     /// Median brightness inside the quad and in a ring round it (without light sources, when
-    /// `excludingLight`), and the share of the inside as bright as a light source, on a sparse
-    /// grid; nil when a page that fills the frame leaves too little outside to compare with.
-    func interiorMedians(_ q: Quad, excludingLight: Bool = false) -> (inside: Float, outside: Float, lightInside: Double)? {
+    /// `excludingLight`), the share of the inside as bright as a light source, and the
+    /// inside's upper and lower quartiles, on a sparse grid; nil when a page that fills the
+    /// frame leaves too little outside to compare with.
+    func interiorMedians(_ q: Quad, excludingLight: Bool = false) -> Interior? {
         // What the page lies on is what lies round it: under uneven light, the far side of the
         // desk may be brighter than the page and the near side darker.
         let centre = (q.topLeft + q.topRight + q.bottomRight + q.bottomLeft) * 0.25
@@ -189,7 +197,9 @@ extension GradientField {
         guard sample.ring.count >= 50, let insideMedian = sample.inside.selectKth(sample.inside.count / 2),
               let outsideMedian = sample.ring.selectKth(sample.ring.count / 2) else { return nil }
         let lit = sample.inside.reduce(0) { $0 + ($1 >= Self.lightLevel ? 1 : 0) }
-        return (insideMedian, outsideMedian, Double(lit) / Double(sample.inside.count))
+        let count = sample.inside.count
+        guard let paper = sample.inside.selectKth(count * 3 / 4), let print = sample.inside.selectKth(count / 4) else { return nil }
+        return Interior(inside: insideMedian, outside: outsideMedian, lightInside: Double(lit) / Double(count), paper: paper, print: print)
     }
 
     /// Brightness, and how many edge pixels, on a grid of every `stride`th pixel inside `inner`
@@ -397,5 +407,29 @@ extension GradientField {
         outside.sort()
         let p90 = min(inside.count - 1, inside.count * 9 / 10)
         return (mean, inside[p90] - outside[p90], lit, inside.count, median)
+    }
+}
+
+/// Brightness inside a quad and in a ring round it (`GradientField.interiorMedians`).
+struct Interior {
+    /// Medians inside and in the ring.
+    var inside: Float
+    var outside: Float
+    /// The share of the inside as bright as a light source.
+    var lightInside: Double
+    /// The inside's upper and lower quartiles.
+    var paper: Float
+    var print: Float
+
+    /// Whether the inside reads as a page on what lies round it: mostly paper brighter than
+    /// that.
+    var showsPaper: Bool { inside - outside >= GradientField.minimumInteriorStep }
+
+    /// Whether it reads as a page with a photo or a chart printed over most of it: its paper
+    /// brighter than what lies round it (the margins alone are over a quarter of a page) and
+    /// its print clearly darker. An outline that strays over the desk has the desk's level
+    /// inside there, not print.
+    var showsFigure: Bool {
+        paper - outside >= GradientField.minimumInteriorStep && outside - print >= GradientField.minimumStep
     }
 }
