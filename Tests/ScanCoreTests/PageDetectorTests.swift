@@ -99,14 +99,15 @@ import Testing
     }
 
     /// A page on a light desk (170), turned 8°: rows of print at the top, and a dark band
-    /// (`photo`) across it below them.
-    static func pageWithPhoto(bleeding: Bool, photoFrom top: Double, mottled: Bool) throws -> (photo: PixelBuffer, page: Quad) {
+    /// (`photo`) across it below them; and the page's outline in the working copy (the photo
+    /// halved).
+    static func pageWithPhoto(bleeding: Bool, photoFrom top: Double, mottled: Bool) throws -> (photo: PixelBuffer, outline: Quad) {
         let angle = 8 * Double.pi / 180, centre = Point(400, 300)
         let across = Point(cos(angle), sin(angle)), down = Point(-sin(angle), cos(angle))
         let (halfWidth, halfHeight) = (180.0, 235.0)
-        func corner(_ u: Double, _ v: Double) -> Point { centre + across * u + down * v }
-        let page = Quad(topLeft: corner(-halfWidth, -halfHeight), topRight: corner(halfWidth, -halfHeight),
-                        bottomRight: corner(halfWidth, halfHeight), bottomLeft: corner(-halfWidth, halfHeight))
+        func corner(_ u: Double, _ v: Double) -> Point { (centre + across * u + down * v) * 0.5 }
+        let outline = Quad(topLeft: corner(-halfWidth, -halfHeight), topRight: corner(halfWidth, -halfHeight),
+                           bottomRight: corner(halfWidth, halfHeight), bottomLeft: corner(-halfWidth, halfHeight))
         let photo = try Self.drawn(seed: 41) { _, _, p in
             let u = Point.dot(p - centre, across), v = Point.dot(p - centre, down)
             guard abs(u) <= halfWidth, abs(v) <= halfHeight else { return 170 }
@@ -119,7 +120,7 @@ import Testing
             let row = Int(v + 300) % 14
             return v > -215 && v < -140 && abs(u) < halfWidth - 30 && row < 6 && Int(u + 300) / 7 % 6 != 5 ? 50 : 235
         }
-        return (photo, page)
+        return (photo, outline)
     }
 
     /// A photo bled off the page's bottom edge: that side is darker inside than out, as a
@@ -127,10 +128,8 @@ import Testing
     /// end with it and no print lies past it.
     @Test("a page's outline with a photo bled off its bottom edge passes its checks")
     func photoBledOffPage() throws {
-        let (photo, page) = try Self.pageWithPhoto(bleeding: true, photoFrom: 150, mottled: false)
+        let (photo, outline) = try Self.pageWithPhoto(bleeding: true, photoFrom: 150, mottled: false)
         let (field, textless) = GradientField.views(of: photo.downsampled(by: 2), closingRadius: 6)
-        let outline = Quad(topLeft: page.topLeft * 0.5, topRight: page.topRight * 0.5,
-                           bottomRight: page.bottomRight * 0.5, bottomLeft: page.bottomLeft * 0.5)
         func checked(_ q: Quad) -> ScoredQuad? {
             let sides = field.sidesOf(q).map { Line(through: $0.0, $0.1) }
             return field.verified(GradientField.Candidate(score: 1, quad: q, sides: sides), textless: textless)
@@ -145,11 +144,9 @@ import Testing
     /// desk's level for its median, and nothing much darker.
     @Test("a page mostly covered by a dark photo shows as a page; an outline half over the desk does not")
     func pageRoundPhoto() throws {
-        let (photo, page) = try Self.pageWithPhoto(bleeding: false, photoFrom: -120, mottled: true)
+        let (photo, outline) = try Self.pageWithPhoto(bleeding: false, photoFrom: -120, mottled: true)
         let field = GradientField(photo.downsampled(by: 2))
-        let outline = Quad(topLeft: page.topLeft * 0.5, topRight: page.topRight * 0.5,
-                           bottomRight: page.bottomRight * 0.5, bottomLeft: page.bottomLeft * 0.5)
-        let interior = try #require(field.interiorMedians(outline))
+        let interior = try #require(field.interior(outline))
         #expect(interior.inside < interior.outside, "\(interior)")
         #expect(!interior.showsPaper && interior.showsFigure, "\(interior)")
         let (plain, _) = try Self.pageWithPhoto(bleeding: false, photoFrom: 500, mottled: false)
@@ -157,7 +154,7 @@ import Testing
         let top = outline.topRight - outline.topLeft, bottom = outline.bottomRight - outline.bottomLeft
         let stray = Quad(topLeft: outline.topLeft + top * 0.5, topRight: outline.topRight + top * 0.55,
                          bottomRight: outline.bottomRight + bottom * 0.55, bottomLeft: outline.bottomLeft + bottom * 0.5)
-        let over = try #require(GradientField(plain.downsampled(by: 2)).interiorMedians(stray))
+        let over = try #require(GradientField(plain.downsampled(by: 2)).interior(stray))
         #expect(!over.showsPaper && !over.showsFigure, "\(over)")
     }
 

@@ -90,7 +90,7 @@ extension GradientField {
         let hasLitSide = lit.indices.contains { i in
             lit[i] && !(paperless.contains(i) && clippedEnd(i, of: refined, textless: textless))
         }
-        let medians = interiorMedians(refined, excludingLight: againstLight)
+        let medians = interior(refined, excludingLight: againstLight)
         let ownSides = paperSteps.indices.filter { !candidate.sides[$0].isBorder }
         let meanStep = ownSides.map { paperSteps[$0] }.reduce(0, +) / Float(max(ownSides.count, 1))
         let clearAllRound = !hasLitSide && paperless.isEmpty && meanStep >= 2 * Self.minimumPaperStep
@@ -187,18 +187,18 @@ extension GradientField {
     /// `excludingLight`), the share of the inside as bright as a light source, and the
     /// inside's upper and lower quartiles, on a sparse grid; nil when a page that fills the
     /// frame leaves too little outside to compare with.
-    func interiorMedians(_ q: Quad, excludingLight: Bool = false) -> Interior? {
+    func interior(_ q: Quad, excludingLight: Bool = false) -> Interior? {
         // What the page lies on is what lies round it: under uneven light, the far side of the
         // desk may be brighter than the page and the near side darker.
         let centre = (q.topLeft + q.topRight + q.bottomRight + q.bottomLeft) * 0.25
         let grown = q.corners.map { centre + ($0 - centre) * Self.surroundScale }
         let surround = Quad(topLeft: grown[0], topRight: grown[1], bottomRight: grown[2], bottomLeft: grown[3])
         var sample = ringSample(q, surround, stride: 3, excludingLight: excludingLight)
-        guard sample.ring.count >= 50, let insideMedian = sample.inside.selectKth(sample.inside.count / 2),
+        let count = sample.inside.count
+        guard sample.ring.count >= 50, let insideMedian = sample.inside.selectKth(count / 2),
+              let paper = sample.inside.selectKth(count * 3 / 4), let print = sample.inside.selectKth(count / 4),
               let outsideMedian = sample.ring.selectKth(sample.ring.count / 2) else { return nil }
         let lit = sample.inside.reduce(0) { $0 + ($1 >= Self.lightLevel ? 1 : 0) }
-        let count = sample.inside.count
-        guard let paper = sample.inside.selectKth(count * 3 / 4), let print = sample.inside.selectKth(count / 4) else { return nil }
         return Interior(inside: insideMedian, outside: outsideMedian, lightInside: Double(lit) / Double(count), paper: paper, print: print)
     }
 
@@ -410,7 +410,7 @@ extension GradientField {
     }
 }
 
-/// Brightness inside a quad and in a ring round it (`GradientField.interiorMedians`).
+/// Brightness inside a quad and in a ring round it (`GradientField.interior`).
 struct Interior {
     /// Medians inside and in the ring.
     var inside: Float

@@ -44,7 +44,7 @@ extension GradientField {
     /// desk (or, with `eitherWay`, lighter than it in places), to that part's far edge; nil where
     /// no side has such a part beyond it, backed at least `minimumConfidence` by edges.
     func extendedOverShade(_ outline: ScoredQuad, minimumConfidence: Double, eitherWay: Bool = false, textless: GradientField) -> ScoredQuad? {
-        guard !outline.isFrame, let paper = interiorMedians(outline.quad)?.inside else { return nil }
+        guard !outline.isFrame, let paper = interior(outline.quad)?.inside else { return nil }
         var best: ScoredQuad?
         for k in 0..<4 {
             guard let grown = shade(beyond: k, of: outline.quad, paper: paper, eitherWay: eitherWay, textless: textless),
