@@ -79,6 +79,28 @@ import Testing
         #expect(error < 8, "corner error \(error) px: \(detection.quad)")
     }
 
+    /// The photographer's shadow over the top of the page and the desk round it, 40% darker,
+    /// its edge curved and soft. The part in light is a clean bright region with the shadow's
+    /// edge for a side, but the page's own edges, backed all round, go on round the part in shade.
+    @Test("a page with a shadow cast across it and the desk is found whole")
+    func castShadow() throws {
+        let page = Quad(topLeft: Point(250, 80), topRight: Point(560, 100), bottomRight: Point(545, 530), bottomLeft: Point(230, 510))
+        let centre = Point(330, -120), radius = 330.0
+        let photo = try Self.drawn(seed: 21) { x, y, p in
+            var level = 200.0
+            if page.contains(p) {
+                let row = (y - 130) % 22
+                level = y > 130 && y < 470 && row < 8 && x > 280 && x < 510 && (x / 9) % 5 != 4 ? 50 : 240
+            }
+            // Dimmed inside the shadow, over a penumbra 12 px wide.
+            let shade = min(1, max(0, (radius - centre.distance(to: p)) / 12 + 0.5))
+            return level * (1 - 0.4 * shade)
+        }
+        let detection = try #require(PageDetector().detect(in: photo))
+        let error = SyntheticPhoto.cornerError(detection.quad, page)
+        #expect(error < 8, "corner error \(error) px: \(detection.quad)")
+    }
+
     /// Over-exposed: a light desk at the level of a light source (244), the page on it clipped
     /// white. The desk is no light: the paper beside it is brighter by a paper step.
     /// `deskClipped`: the desk clips too beyond the upper half of the page's right side, which
@@ -772,6 +794,22 @@ import Testing
         let kept = try #require(GradientField.preferred(edges: backed, region: region, edgeFit: 0.87, minimumConfidence: minimum))
         #expect(kept.quad == creases)
         #expect(GradientField.preferred(edges: weak, region: nil, edgeFit: 0.87, minimumConfidence: minimum)?.quad == creases)
+    }
+
+    /// A shadow cast across a page: its part in light is a clean region that explains the
+    /// bright region far better than the whole page's outline does (half of which is in
+    /// shade), and both are backed all round. The page's own edges stand.
+    @Test("a region only as well backed as the edge outline does not replace it")
+    func tiedRegionGivesWay() throws {
+        let whole = Quad(topLeft: Point(130, 22), topRight: Point(195, 6), bottomRight: Point(255, 157), bottomLeft: Point(143, 183))
+        let lit = Quad(topLeft: Point(134, 66), topRight: Point(215, 57), bottomRight: Point(255, 157), bottomLeft: Point(143, 183))
+        let region = ScoredQuad(quad: lit, confidence: 1, isFrame: false, regionFit: 0.93)
+        let edges = ScoredQuad(quad: whole, confidence: 1, isFrame: false)
+        let minimum = PageDetector().minimumConfidence
+        #expect(GradientField.preferred(edges: edges, region: region, edgeFit: 0.73, minimumConfidence: minimum)?.quad == whole)
+        // Better backed than the edge outline, the region still wins.
+        let weaker = ScoredQuad(quad: whole, confidence: 0.9, isFrame: false)
+        #expect(GradientField.preferred(edges: weaker, region: region, edgeFit: 0.73, minimumConfidence: minimum)?.quad == lit)
     }
 
     /// A page beside a parallel edge (a screen's, a folder's): the outline along that edge

@@ -80,11 +80,13 @@ extension GradientField {
         guard let edges, edges.confidence >= minimumConfidence else { return region }
         // Outlines that agree are one answer, the edge outline the finer. Otherwise the region
         // wins only when it explains the bright region far better than the edge outline does,
-        // and is as well backed by edges (a crumpled page, whose edges bend, is read as a
-        // region; a page half in shade is not half a page).
+        // and is better backed by edges (a crumpled page, whose edges bend, is read as a
+        // region; a page half in shade is not half a page). Where both are backed all round,
+        // the edge outline stands: a shadow cast across a page leaves its part in light a
+        // clean region, but the page's own edges go on round the part in shade.
         let agree = region.quad.intersectionOverUnion(edges.quad) >= agreement
         let explainsBetter = region.regionFit > edgeFit + regionMargin
-        return !agree && explainsBetter && region.confidence >= edges.confidence ? region : edges
+        return !agree && explainsBetter && region.confidence > edges.confidence ? region : edges
     }
 
     /// How well edges must back a region's outline.
