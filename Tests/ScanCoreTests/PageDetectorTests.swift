@@ -204,7 +204,7 @@ import Testing
     }
 
     /// A side across a page, not at its end, has the sides meeting it running on past it.
-    @Test("the sides meeting a side across a page run on past it; at the page's end they do not")
+    @Test("the sides meeting a side across a page run on past it, and it is reported less sure; at the page's end they do not")
     func sidesRunOn() throws {
         let page = Quad(topLeft: Point(230, 90), topRight: Point(590, 120), bottomRight: Point(560, 540), bottomLeft: Point(200, 510))
         let field = GradientField(try Self.drawn(seed: 13) { _, _, p in page.contains(p) ? 230 : 110 })
@@ -214,6 +214,11 @@ import Testing
         #expect(field.sidesRunOn(past: 2, of: upper))
         #expect(!field.sidesRunOn(past: 2, of: page))
         #expect(!field.sidesRunOn(past: 0, of: upper))
+        // Backed all round, the upper half is reported less sure than the whole page.
+        let whole = field.reportedConfidence(ScoredQuad(quad: page, confidence: 1, isFrame: false))
+        let half = field.reportedConfidence(ScoredQuad(quad: upper, confidence: 1, isFrame: false))
+        #expect(whole == 1)
+        #expect(half < 0.95, "\(half)")
     }
 
     /// On clipped white paper, a side with no step is a clipped page's end only clear of print:

@@ -4,7 +4,9 @@ import Foundation
 public struct PageDetection: Sendable, Equatable {
     /// Corners in source pixels: top-left, top-right, bottom-right, bottom-left.
     public var quad: Quad
-    /// 0–1: how much of the outline is backed by image edges.
+    /// 0–1: how much of the outline is backed by image edges, less a tenth for each side
+    /// past which the sides meeting it run on: there a crease, a shadow's edge or a rule may
+    /// cut the page, however well backed that side is.
     public var confidence: Double
 }
 
@@ -59,7 +61,7 @@ public struct PageDetection: Sendable, Equatable {
 public struct PageDetector: Sendable {
     /// Long side of the working copy, in pixels.
     public var workingSize: Int
-    /// Detections below this confidence are dropped.
+    /// Detections backed below this confidence are dropped.
     public var minimumConfidence: Double
     /// The page must cover at least this share of the image.
     public var minimumAreaFraction: Double
@@ -87,7 +89,7 @@ public struct PageDetector: Sendable {
             topRight: Point(best.quad.topRight.x * sx, best.quad.topRight.y * sy),
             bottomRight: Point(best.quad.bottomRight.x * sx, best.quad.bottomRight.y * sy),
             bottomLeft: Point(best.quad.bottomLeft.x * sx, best.quad.bottomLeft.y * sy))
-        return PageDetection(quad: image.refinedOutline(quad, scale: max(sx, sy)), confidence: best.confidence)
+        return PageDetection(quad: image.refinedOutline(quad, scale: max(sx, sy)), confidence: field.reportedConfidence(best))
     }
 }
 
