@@ -89,17 +89,6 @@ extension GradientField {
         return !agree && explainsBetter && region.confidence > edges.confidence ? region : edges
     }
 
-    /// The confidence reported for `outline`: its backing, times `runOnShare` for each side
-    /// past which the sides meeting it run on. Such a side may cut a page at a crease, a
-    /// shadow's edge or a rule across it, and outlines with one are less often the whole page.
-    func reportedConfidence(_ outline: ScoredQuad) -> Double {
-        let cut = (0..<4).filter { sidesRunOn(past: $0, of: outline.quad) }.count
-        return outline.confidence * pow(Self.runOnShare, Double(cut))
-    }
-
-    /// What each side with the page's sides running on past it leaves of the confidence.
-    static let runOnShare = 0.9
-
     /// How well edges must back a region's outline.
     static let minimumRegionConfidence = 0.7
     /// How quadrilateral a region must be to be taken for a page where the frame beat every

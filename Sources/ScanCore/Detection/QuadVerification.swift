@@ -90,18 +90,18 @@ extension GradientField {
         let hasLitSide = lit.indices.contains { i in
             lit[i] && !(paperless.contains(i) && clippedEnd(i, of: refined, textless: textless))
         }
-        let medians = interior(refined, excludingLight: againstLight)
+        let levels = interior(refined, excludingLight: againstLight)
         let ownSides = paperSteps.indices.filter { !candidate.sides[$0].isBorder }
         let meanStep = ownSides.map { paperSteps[$0] }.reduce(0, +) / Float(max(ownSides.count, 1))
         let clearAllRound = !hasLitSide && paperless.isEmpty && meanStep >= 2 * Self.minimumPaperStep
-        if hasLitSide && medians == nil { return nil }
+        if hasLitSide && levels == nil { return nil }
         // A page against a light is lit less than the light: almost none of it reaches the
         // light's level. White paper on a flat scan is as bright as a window, and a block of
         // print on it, darker on the whole, still shows that white between its letters.
-        if hasLitSide, let medians, medians.lightInside > Self.maximumLightInside { return nil }
+        if hasLitSide, let levels, levels.lightInside > Self.maximumLightInside { return nil }
         // (Against a light, the ring left is too little of what the page lies on to tell a
         // figure printed on it by: the dark ground of a slide on a white flat scan.)
-        if let medians, !(medians.showsPaper || (!againstLight && medians.showsFigure)), !clearAllRound { return nil }
+        if let levels, !(levels.showsPaper || (!againstLight && levels.showsFigure)), !clearAllRound { return nil }
         // A small outline square to the frame is a box printed on a flat scan (a slide's title,
         // a table, a figure); a page photographed that square fills more of the frame.
         if Self.axisAlignedSides(candidate.quad, toleranceDegrees: Self.squareTolerance) >= 3,
@@ -123,7 +123,7 @@ extension GradientField {
         // The checks above judge the sides' overall lines; the corners lie where their ends meet.
         let cornered = cornersFromEnds(refined, borders: candidate.sides.map(\.isBorder), polarity: 1)
         // A light source outside is brighter than paper too, and not part of the page.
-        let quad = medians.map { extendedCorners(cornered, page: $0.inside, ground: $0.outside, excludingLight: againstLight) } ?? cornered
+        let quad = levels.map { extendedCorners(cornered, page: $0.inside, ground: $0.outside, excludingLight: againstLight) } ?? cornered
         return ScoredQuad(quad: quad, confidence: Self.confidence(supports), isFrame: false, regionFit: candidate.regionFit,
                           backing: Self.confidence(ownSupports))
     }
@@ -161,6 +161,17 @@ extension GradientField {
         let mean = supports.reduce(0, +) / Double(supports.count)
         return min(1, (mean * 0.5 + weakest * 0.5) / 0.8)
     }
+
+    /// The confidence reported for `outline`: its backing, times `runOnShare` for each side
+    /// past which the sides meeting it run on. Such a side may cut a page at a crease, a
+    /// shadow's edge or a rule across it, and outlines with one are less often the whole page.
+    func reportedConfidence(_ outline: ScoredQuad) -> Double {
+        let cut = (0..<4).filter { sidesRunOn(past: $0, of: outline.quad) }.count
+        return outline.confidence * pow(Self.runOnShare, Double(cut))
+    }
+
+    /// What each side with the page's sides running on past it leaves of the confidence.
+    static let runOnShare = 0.9
 
     /// Degrees from the image axes within which a side counts as square to the frame.
     static let squareTolerance = 1.5
