@@ -1109,6 +1109,34 @@ import Testing
         #expect(try Self.pageField(top: 30).verified(Self.candidate(corners, border: [0])) == nil)
     }
 
+    /// A receipt scanned on its side, seen as small as the detector sees it: the scanner's
+    /// dark edge runs along three sides, a few pixels in, and a bold heading down the fourth,
+    /// rows of print inside. Paper beyond the heading (a flat scan's region) or a desk (a page
+    /// filling the photo).
+    @Test("an outline hugging the frame on its other sides is refused where paper lies again past its side")
+    func headingBesideScanEdge() throws {
+        func scan(beyondHeading: UInt8) throws -> PixelBuffer {
+            let w = 320, h = 170
+            var pixels = [UInt8](repeating: 236, count: w * h)
+            func block(_ x0: Int, _ x1: Int, _ y0: Int, _ y1: Int, _ value: UInt8) {
+                for y in y0..<y1 { for x in x0..<x1 { pixels[y * w + x] = value } }
+            }
+            block(0, w, 0, 7, 175); block(0, w, h - 7, h, 160); block(0, 7, 0, h, 170)
+            block(278, w, 7, h - 7, beyondHeading)
+            for column in 0..<14 {
+                let x = 30 + column * 16
+                for y in 20..<(150 - (column % 3) * 30) where (y / 9) % 5 != 4 { block(x, x + 6, y, y + 1, 60) }
+            }
+            for y in 30..<140 where (y / 12) % 6 != 5 { block(270, 277, y, y + 1, 30) }
+            return try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels)
+        }
+        let region = Self.candidate([Point(7, 7), Point(270, 7), Point(270, 163), Point(7, 163)])
+        let (flat, flatTextless) = GradientField.views(of: try scan(beyondHeading: 236), closingRadius: 5)
+        #expect(flat.verified(region, textless: flatTextless) == nil)
+        let (desk, deskTextless) = GradientField.views(of: try scan(beyondHeading: 120), closingRadius: 5)
+        #expect(desk.verified(region, textless: deskTextless) != nil)
+    }
+
     /// The page's top lies 12 px short of the frame: its sides keep their step over most of
     /// their end at the frame, but the strip along the frame between them is desk, as beyond them.
     @Test("an outline leaning on the frame is refused where the strip along the frame between its sides is what lies beyond them")
