@@ -1109,6 +1109,32 @@ import Testing
         #expect(try Self.pageField(top: 30).verified(Self.candidate(corners, border: [0])) == nil)
     }
 
+    /// A flat scan of a magazine page, seen small: a dark, mottled photo printed on white paper,
+    /// bled off its left edge, with a step within it (a darker part on the left). The outline
+    /// from that step to the photo's other edges has paper, as bright as a light, past three
+    /// sides; the photo's top and bottom edges run on past the step. A page against a light,
+    /// the paper beyond three sides, ends at its corners.
+    @Test("an outline against a light on the sides meeting a side that they run on past is refused")
+    func figureOnFlatScan() throws {
+        func scan(leftOfStep: UInt8) throws -> PixelBuffer {
+            let w = 240, h = 340
+            var rng = SyntheticPhoto.Random(seed: 48)
+            var pixels = [UInt8](repeating: 0, count: w * h)
+            for i in pixels.indices { pixels[i] = UInt8(246 + rng.next() % 6) }
+            for y in 70..<320 {
+                for x in 0..<220 { pixels[y * w + x] = x < 60 ? leftOfStep : UInt8(95 + rng.next() % 30) }
+            }
+            return try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels)
+        }
+        let outline = Self.candidate([Point(60, 70), Point(220, 70), Point(220, 320), Point(60, 320)])
+        let (printed, printedTextless) = GradientField.views(of: try scan(leftOfStep: 50), closingRadius: 5)
+        #expect(printed.verified(outline, textless: printedTextless) == nil)
+        // The photo's top and bottom run on past the step; a block with paper left of it too
+        // ends at its corners.
+        #expect(printed.sidesRunOn(past: 3, of: outline.quad))
+        #expect(!GradientField.views(of: try scan(leftOfStep: 248), closingRadius: 5).field.sidesRunOn(past: 3, of: outline.quad))
+    }
+
     /// A receipt scanned on its side, seen as small as the detector sees it: the scanner's
     /// dark edge runs along three sides, a few pixels in, and a bold heading down the fourth,
     /// rows of print inside. Paper beyond the heading (a flat scan's region) or a desk (a page

@@ -16,6 +16,13 @@ extension GradientField {
         // its outline: a dark figure on a white flat scan is darker than its surround all round.
         let lit = contrasts.map { $0.lit >= 0.5 }
         if lit.filter({ $0 }).count > Self.maximumLitSides { return nil }
+        // A page's sides end at its corners, along a light as anywhere. Where the sides meeting
+        // an unlit side are both against something brighter and either runs on past it, the
+        // outline has cut a dark figure printed on white paper short (a photo on a flat scan's
+        // page, bled off it): that side is an edge within the figure.
+        if (0..<4).contains(where: { k in
+            !lit[k] && !candidate.sides[k].isBorder && lit[(k + 3) % 4] && lit[(k + 1) % 4] && sidesRunOn(past: k, of: refined)
+        }) { return nil }
         let paperSteps = contrasts.indices.map { lit[$0] ? contrasts[$0].mean : contrasts[$0].paper }
         let paperless = paperSteps.indices.filter { !candidate.sides[$0].isBorder && paperSteps[$0] < Self.minimumPaperStep }
         // Leaning on the frame, a quad has less evidence, and every other side must pass.
