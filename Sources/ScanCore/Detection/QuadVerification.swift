@@ -46,19 +46,15 @@ extension GradientField {
                 && textless.stepContrast(refinedSides[i].0, refinedSides[i].1, paper: false).mean < Self.vanishedStep
                 && printLies(beyond: i, of: refined, within: 3...7, textless: textless)
         }) { return nil }
-        // Hugging the frame along two sides, an outline is as good as one leaning on it: a
-        // region of a flat scan, its dark edge on those sides and a row of print (a bold
-        // heading) on another. Beyond a row of print lies paper again.
-        let hugging = refinedSides.indices.filter { hugsFrame(refinedSides[$0].0, refinedSides[$0].1) }
-        if !leansOnFrame, hugging.count >= 2, refinedSides.indices.contains(where: { i in
-            !hugging.contains(i) && !lit[i] && farPaperStep(refinedSides[i].0, refinedSides[i].1) < Self.minimumPaperStep
-        }) { return nil }
+        let unlitOwnSides = refinedSides.indices.filter { !candidate.sides[$0].isBorder && !lit[$0] }
+        // A region of a flat scan can pass every step above: bounded by the scanner's dark lid
+        // on one side (the frame, or its dark edge hugging the frame along two sides) and rows
+        // of print (a bold heading) on the others. Beyond a row of print lies paper again;
+        // beyond a page's own edge, what it lies on goes on.
+        let huggingSides = refinedSides.filter { hugsFrame($0.0, $0.1) }.count
+        if leansOnFrame || huggingSides >= 2,
+           unlitOwnSides.contains(where: { farPaperStep(refinedSides[$0].0, refinedSides[$0].1) < Self.minimumPaperStep }) { return nil }
         if leansOnFrame {
-            let unlitOwnSides = refinedSides.indices.filter { !candidate.sides[$0].isBorder && !lit[$0] }
-            // A region of a flat scan can pass every step above: bounded by the scanner's dark
-            // lid on one side and rows of print on the others. Beyond a row of print lies paper
-            // again; beyond a page's own edge, what it lies on goes on.
-            if unlitOwnSides.contains(where: { farPaperStep(refinedSides[$0].0, refinedSides[$0].1) < Self.minimumPaperStep }) { return nil }
             // Nor does print run on past a page's own edge: there the sheet goes on (a flat scan
             // turned on its side, its lit part cut off by a shading boundary across the print;
             // a folded page's crease), or across every side it lies past (a region of a flat
