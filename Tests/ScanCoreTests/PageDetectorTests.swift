@@ -1363,6 +1363,35 @@ import Testing
         #expect(!continues)
     }
 
+    @Test("a sheet goes on past a crease, but not past the strip of desk between two sheets")
+    func paperContinuesPastCrease() throws {
+        let w = 200, h = 170
+        // Print on both sides of x = 110 on a dark desk: `step` paper past it (a crease, the part
+        // beyond in shade), or a second sheet from x = 118 with the desk between.
+        func sheets(beyond: UInt8, gap: Int) throws -> GradientField {
+            var pixels = [UInt8](repeating: 60, count: w * h)
+            for y in 20..<150 {
+                for x in 20..<180 where x < 110 || x >= 110 + gap {
+                    let printed = y >= 30 && y < 140 && (y - 30) % 6 < 2 && x >= 28 && x < 172 && (x / 7) % 4 != 3
+                    pixels[y * w + x] = printed ? 40 : (x < 110 ? 215 : beyond)
+                }
+            }
+            return GradientField(try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels))
+        }
+        let part = Quad(topLeft: Point(20, 20), topRight: Point(110, 20), bottomRight: Point(110, 150), bottomLeft: Point(20, 150))
+        let whole = Quad(topLeft: Point(20, 20), topRight: Point(180, 20), bottomRight: Point(180, 150), bottomLeft: Point(20, 150))
+        let folded = try sheets(beyond: 160, gap: 0)
+        let foldPrinted = folded.printContinues(from: part, into: whole), foldGoesOn = folded.paperContinues(from: part, into: whole)
+        #expect(foldPrinted && foldGoesOn)
+        // Print runs on into the second sheet as it does past a crease; the paper does not,
+        // however narrow or wide the strip of desk between them.
+        for gap in [6, 12, 30] {
+            let twoSheets = try sheets(beyond: 215, gap: gap)
+            let printed = twoSheets.printContinues(from: part, into: whole), goesOn = twoSheets.paperContinues(from: part, into: whole)
+            #expect(printed && !goesOn, "gap \(gap)")
+        }
+    }
+
     @Test("closing wipes out strokes narrower than its square and keeps a bright square where it was")
     func closing() {
         let w = 60, h = 60

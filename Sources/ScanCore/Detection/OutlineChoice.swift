@@ -46,7 +46,9 @@ extension GradientField {
         // with the crease for a side, and the sheet round it is a region whose part beyond the
         // crease carries print as the part within does. Its sides bend at the fold, so it may
         // pass the paper checks yet be too poorly backed by straight edges to stand alone.
-        if let whole = checkedRegions.first(where: { $0.quad != choice.quad && printContinues(from: choice.quad, into: $0.quad) }) {
+        if let whole = checkedRegions.first(where: {
+            $0.quad != choice.quad && printContinues(from: choice.quad, into: $0.quad) && paperContinues(from: choice.quad, into: $0.quad)
+        }) {
             choice = whole
         }
         // A crease whose part beyond lies in shade darker than the desk shows that part as a
@@ -152,6 +154,55 @@ extension GradientField {
         let beyond = Double(sample.ringEdges) / Double(sample.ring.count)
         return within >= Self.printedShare && beyond >= 0.5 * within
     }
+
+    /// Whether the sheet goes on past each side of `part` that runs inside `whole` (a crease or
+    /// a shadow's edge across one sheet): a side meeting it keeps its step, unbroken, just past
+    /// it. A second sheet beside a page, printed as it is, makes a region round both, but
+    /// between them lies a strip of what they lie on, and there the page's sides show no step.
+    func paperContinues(from part: Quad, into whole: Quad) -> Bool {
+        let margin = Self.nestingMargin * Double(max(width, height))
+        let wholeSides = sidesOf(whole).map { Line(through: $0.0, $0.1) }
+        let c = part.corners
+        return (0..<4).allSatisfy { k in
+            let middle = (c[k] + c[(k + 1) % 4]) * 0.5
+            guard wholeSides.allSatisfy({ Point.dot(middle, $0.normal) - $0.rho >= margin }) else { return true }
+            // The side before carried on past its end, and the side after carried back past its
+            // start; each with its own normal, into the part.
+            let before = (c[k] - c[(k + 3) % 4]).unit, after = (c[(k + 2) % 4] - c[(k + 1) % 4]).unit
+            return keepsStep(from: c[k], along: before, inward: Point(-before.y, before.x))
+                || keepsStep(from: c[(k + 1) % 4], along: after * -1, inward: Point(-after.y, after.x))
+        }
+    }
+
+    /// Whether the edge through `start`, paper on its `inward` hand, keeps a step of at least
+    /// `minimumShadeStep` at every point `gapDepths` along `direction` but a lone one (noise).
+    func keepsStep(from start: Point, along direction: Point, inward: Point) -> Bool {
+        var missed = 0
+        for d in Self.gapDepths {
+            let p = start + direction * Double(d)
+            var inside: Float = 0, outside: Float = 0, count: Float = 0
+            for depth in 3...7 {
+                guard let i = level(at: p + inward * Double(depth)), let o = level(at: p - inward * Double(depth)) else { continue }
+                inside += i
+                outside += o
+                count += 1
+            }
+            let kept = count > 0 && (inside - outside) / count >= Self.minimumShadeStep
+            missed = kept ? 0 : missed + 1
+            if missed >= 2 { return false }
+        }
+        return true
+    }
+
+    /// The level at `p`; nil outside the frame.
+    private func level(at p: Point) -> Float? {
+        let x = Int(p.x.rounded(.down)), y = Int(p.y.rounded(.down))
+        return x >= 0 && y >= 0 && x < width && y < height ? luma[y * width + x] : nil
+    }
+
+    /// How far past a crease, in pixels, `paperContinues` reads the sides' steps: clear of the
+    /// crease's blur, across the narrowest strip of desk between two sheets.
+    static let gapDepths = 2...12
 
     /// The gradient an unbroken edge needs in the textless view: half the first view's noise
     /// floor (`edgeThreshold`), as the closing and smoothing leave less noise, and a run must
