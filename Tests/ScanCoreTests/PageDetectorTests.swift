@@ -79,6 +79,25 @@ import Testing
         #expect(error < 8, "corner error \(error) px: \(detection.quad)")
     }
 
+    /// A page 10 grey levels brighter than the desk, the light falling off by a tenth across
+    /// the frame: its step is 9-10 levels, and the lit desk is brighter than the paper in shade,
+    /// so no brightness level parts the page from the desk. Only its faint edges show it.
+    @Test("a page barely brighter than the desk, under uneven light, is found by its faint edges")
+    func faintEdges() throws {
+        let page = Quad(topLeft: Point(250, 90), topRight: Point(560, 120), bottomRight: Point(540, 520), bottomLeft: Point(220, 490))
+        let photo = try Self.drawn(seed: 5) { x, y, p in
+            var level = 192.0
+            if page.contains(p) {
+                let row = (y - 150) % 24
+                level = y > 150 && y < 440 && row < 9 && x > 290 && x < 500 && (x / 7) % 6 != 5 ? 60 : 202
+            }
+            return level * (1 - 0.1 * Double(x) / 800)
+        }
+        let detection = try #require(PageDetector().detect(in: photo))
+        let error = SyntheticPhoto.cornerError(detection.quad, page)
+        #expect(error < 8, "corner error \(error) px: \(detection.quad)")
+    }
+
     /// The photographer's shadow over the top of the page and the desk round it, 40% darker,
     /// its edge curved and soft. The part in light is a clean bright region with the shadow's
     /// edge for a side, but the page's own edges, backed all round, go on round the part in shade.

@@ -157,8 +157,8 @@ struct GradientField {
         // faint edge, so the threshold never climbs above a moderate contrast.
         for (value, count) in histogram.enumerated() {
             seen += count
-            if seen >= target { return min(max(Float(value), 3), 8) }
+            if seen >= target { return min(max(Float(value), Self.edgeFloor), 8) }
         }
-        return 3
+        return Self.edgeFloor
     }
 }

@@ -65,7 +65,7 @@ extension GradientField {
             // none. (A strip of desk narrower than the closing's square between the page and the
             // frame is wiped out with the print: a side that close to the frame keeps its step.)
             var value = 0.0
-            if let step = meanStep(from, to, medianAtLeast: Self.minimumStep) {
+            if let step = meanStep(from, to, medianAtLeast: Self.faintestStep) {
                 let wiped = hugsFrame(from, to) ? step : textless?.stepContrast(from, to, paper: false).mean ?? step
                 if Self.stepSurvivesWiping(step: step, wiped: wiped) {
                     value = support(from, to, polarity: 1, threshold: Self.edgeThreshold(forStep: min(step, wiped), threshold))
@@ -219,10 +219,20 @@ extension GradientField {
 
     /// The gradient that counts as an edge along a side with a brightness step of `step`: the
     /// image's edge threshold, set by its print, or less where the step itself is faint (a
-    /// white page on an off-white desk), as the smoothed Sobel of a step peaks at ~3/8 of it.
+    /// white page on an off-white desk), as the smoothed Sobel of a step peaks at ~3/8 of it;
+    /// never below the gradient noise reaches.
     static func edgeThreshold(forStep step: Float, _ threshold: Float) -> Float {
-        max(3, min(threshold, step * 0.25))
+        max(edgeFloor, min(threshold, step * 0.25))
     }
+
+    /// The gradient that noise in the working copy reaches.
+    static let edgeFloor: Float = 3
+    /// The faintest step by which the search reads a side (the median along it): the one whose
+    /// smoothed gradient peaks, at 3/8 of the step, at the noise floor. A fainter step backs no
+    /// edge pixel; one this faint backs about half, so a white page on an off-white desk is
+    /// backed where its sides run clear of pens and shade. (The paper checks still ask a
+    /// paper step of the outline found.)
+    static let faintestStep: Float = edgeFloor * 8 / 3
 
     /// Whether a side's step `step` keeps enough of itself, `wiped`, with the print wiped out
     /// to be a page edge, not the edge of a row of print (see `bestQuad`).
