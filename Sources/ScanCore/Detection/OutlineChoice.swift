@@ -175,7 +175,8 @@ extension GradientField {
     }
 
     /// Whether the edge through `start`, paper on its `inward` hand, keeps a step of at least
-    /// `minimumShadeStep` at every point `gapDepths` along `direction` but a lone one (noise).
+    /// `minimumShadeStep` at the points `gapDepths` pixels along `direction`, missing it at no
+    /// two running (one alone may be noise).
     func keepsStep(from start: Point, along direction: Point, inward: Point) -> Bool {
         var missed = 0
         for d in Self.gapDepths {
