@@ -124,12 +124,8 @@ extension GradientField {
     func levels(across points: [Point], inward: Point) -> (inside: Float, outside: Float, step: Float)? {
         var inside: [Float] = [], outside: [Float] = []
         for p in points {
-            for (offset, into) in [(Self.levelOffset, true), (-Self.levelOffset, false)] {
-                let q = p + inward * offset
-                let x = Int(q.x.rounded(.down)), y = Int(q.y.rounded(.down))
-                guard x >= 0, y >= 0, x < width, y < height else { continue }
-                if into { inside.append(luma[y * width + x]) } else { outside.append(luma[y * width + x]) }
-            }
+            if let value = level(at: p + inward * Self.levelOffset) { inside.append(value) }
+            if let value = level(at: p - inward * Self.levelOffset) { outside.append(value) }
         }
         guard let i = inside.selectKth(inside.count / 2), let o = outside.selectKth(outside.count / 2), i > o else { return nil }
         return (i, o, i - o)

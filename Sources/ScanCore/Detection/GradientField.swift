@@ -147,6 +147,12 @@ struct GradientField {
         }
     }
 
+    /// The brightness of the pixel under `p`; nil outside the frame.
+    func level(at p: Point) -> Float? {
+        let x = Int(p.x.rounded(.down)), y = Int(p.y.rounded(.down))
+        return x >= 0 && y >= 0 && x < width && y < height ? luma[y * width + x] : nil
+    }
+
     /// The 85th percentile of gradient magnitude, but never below a floor that noise reaches.
     func edgeThreshold() -> Float {
         var histogram = [Int](repeating: 0, count: 256)

@@ -195,12 +195,6 @@ extension GradientField {
         return true
     }
 
-    /// The level at `p`; nil outside the frame.
-    private func level(at p: Point) -> Float? {
-        let x = Int(p.x.rounded(.down)), y = Int(p.y.rounded(.down))
-        return x >= 0 && y >= 0 && x < width && y < height ? luma[y * width + x] : nil
-    }
-
     /// How far past a crease, in pixels, `paperContinues` reads the sides' steps: clear of the
     /// crease's blur, across the narrowest strip of desk between two sheets.
     static let gapDepths = 2...12

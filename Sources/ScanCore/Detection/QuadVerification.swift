@@ -332,9 +332,7 @@ extension GradientField {
             var t = from
             while t <= to {
                 for depth in Self.frameStripDepths {
-                    let p = a + along * t + inward * Double(depth)
-                    let x = Int(p.x.rounded(.down)), y = Int(p.y.rounded(.down))
-                    if x >= 0, y >= 0, x < width, y < height { values.append(view.luma[y * width + x]) }
+                    if let value = view.level(at: a + along * t + inward * Double(depth)) { values.append(value) }
                 }
                 t += 1
             }

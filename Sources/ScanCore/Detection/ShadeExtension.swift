@@ -85,10 +85,8 @@ extension GradientField {
             var values: [Float] = []
             var t = portion.lowerBound * length
             while t <= portion.upperBound * length {
-                let p = from + (to - from) * (t / length)
-                let x = Int(p.x.rounded(.down)), y = Int(p.y.rounded(.down))
-                guard x >= 0, y >= 0, x < width, y < height else { return nil }
-                values.append(textless.luma[y * width + x])
+                guard let value = textless.level(at: from + (to - from) * (t / length)) else { return nil }
+                values.append(value)
                 t += 1
             }
             return values.selectKth(values.count / 2)
