@@ -180,6 +180,18 @@ import Testing
         #expect((whole?.quad.intersectionOverUnion(outline) ?? 0) > 0.95)
     }
 
+    /// A photo bled off the page's bottom edge, covering its lower half: the search reads that
+    /// side darker inside than out, and the page is found whole, not cut at the photo's top
+    /// edge (a clean step, paper over photo) nor lost.
+    @Test("a page with a photo bled off its bottom edge is found whole", arguments: [false, true])
+    func pageWithBledPhotoFound(mottled: Bool) throws {
+        let (photo, half) = try Self.pageWithPhoto(bleeding: true, photoFrom: -20, mottled: mottled)
+        let outline = Quad(topLeft: half.topLeft * 2, topRight: half.topRight * 2, bottomRight: half.bottomRight * 2, bottomLeft: half.bottomLeft * 2)
+        let detection = try #require(PageDetector().detect(in: photo))
+        let error = SyntheticPhoto.cornerError(detection.quad, outline)
+        #expect(error < 8, "corner error \(error) px: \(detection.quad)")
+    }
+
     /// A photo covering most of a page: the median inside is the photo, darker than the desk,
     /// but its margins are paper brighter than the desk. An outline half over the desk has the
     /// desk's level for its median, and nothing much darker.
@@ -957,7 +969,7 @@ import Testing
         }
     }
 
-    @Test("the search's side step stops early only where the median step falls short, and is the full mean where it does not")
+    @Test("the search's side step stops early only where the median step falls short either way, and is the full mean where it does not")
     func meanStepMatchesContrast() throws {
         let photo = try SyntheticPhoto.make(page: PageDetectorTests.page, corners: PageDetectorTests.corners, width: 800, height: 800,
                                             background: .textured, shading: 0.3)
@@ -970,16 +982,18 @@ import Testing
         for k in 0..<4 { sides.append((page.corner(k) * 0.5, page.corner(k + 1) * 0.5)) }
         for (a, b) in sides + sides.map({ ($0.1, $0.0) }) {
             let full = field.stepContrast(a, b, paper: false)
-            let step = field.meanStep(a, b, medianAtLeast: GradientField.minimumStep)
-            if full.median >= GradientField.minimumStep {
-                #expect(step == full.mean)
+            let step = field.meanStep(a, b, medianBeyond: GradientField.minimumStep)
+            if abs(full.median) >= GradientField.minimumStep {
+                #expect(step?.mean == full.mean)
+                #expect(step?.darkerInside == (full.median < 0))
                 kept += 1
             } else {
                 #expect(step == nil)
                 dropped += 1
             }
         }
-        #expect(kept >= 4)
+        // The page's sides run both ways: brighter inside, then darker.
+        #expect(kept >= 8)
         #expect(dropped >= 100)
     }
 
@@ -1063,6 +1077,20 @@ import Testing
         #expect(field.verified(belowPrint) != nil, "the small view alone takes it for a page")
         #expect(field.verified(belowPrint, textless: textless) == nil)
         #expect(field.verified(candidate(top: 20), textless: textless) != nil)
+    }
+
+    /// Past a page's own side lies the desk, darker than its paper however speckled; past a
+    /// line across the page (the edge of a band of shade or a block of print), paper again.
+    @Test("paper lies past a line across a page, not past the page's own side on a speckled desk")
+    func paperPastSide() throws {
+        let page = Self.speckledPage, photo = try Self.speckledDeskPhoto()
+        let (_, textless) = GradientField.views(of: photo, closingRadius: 4)
+        #expect(!textless.paperLies(beyond: 2, of: page, within: 3...15, paperSides: [0, 1, 3]))
+        // The page's upper part, cut below the print by a line across the paper.
+        let cut = Quad(topLeft: page.topLeft, topRight: page.topRight,
+                       bottomRight: page.topRight + (page.bottomRight - page.topRight) * 0.4,
+                       bottomLeft: page.topLeft + (page.bottomLeft - page.topLeft) * 0.4)
+        #expect(textless.paperLies(beyond: 2, of: cut, within: 3...15, paperSides: [0, 1, 3]))
     }
 
     /// A white page on a desk as bright as itself on the right, seen small: along its right side

@@ -46,6 +46,35 @@ extension GradientField {
     /// a stroke past a side spans at most about half (cables arcing along it).
     static let printFillsBand = 0.7
 
+    /// Whether paper lies in the band `within` px past side `k` of `q`, in this view (the print
+    /// wiped out): its median brightness comes within a paper step of the paper just inside
+    /// the dimmest of `paperSides`. Past a block of print lies the rest of its page; past a
+    /// page's own edge, what it lies on.
+    func paperLies(beyond k: Int, of q: Quad, within band: ClosedRange<Double>, paperSides: [Int]) -> Bool {
+        let sides = sidesOf(q)
+        func median(_ i: Int, _ depths: ClosedRange<Double>) -> Float? {
+            let (a, b) = sides[i]
+            let length = a.distance(to: b)
+            guard length >= 4 else { return nil }
+            let along = (b - a) * (1 / length), normal = Line(through: a, b).normal
+            var values: [Float] = []
+            var t = 0.1 * length
+            while t <= 0.9 * length {
+                var d = depths.lowerBound
+                while d <= depths.upperBound {
+                    if let value = level(at: a + along * t + normal * d) { values.append(value) }
+                    d += 1
+                }
+                t += 1
+            }
+            return values.selectKth(values.count / 2)
+        }
+        guard let beyond = median(k, -band.upperBound...(-band.lowerBound)) else { return false }
+        let papers = paperSides.compactMap { median($0, 3...7) }
+        guard let paper = papers.min() else { return true }
+        return beyond >= paper - Self.minimumPaperStep
+    }
+
     /// The share of a band on fine edges from which it holds print.
     static let printPastSide = 0.1
 

@@ -46,7 +46,8 @@ extension GradientField {
         let yMid = horizontal.map { ($0.rho - midX * $0.cosTheta) / max($0.sinTheta, 1e-6) }
         let xMid = vertical.map { ($0.rho - midY * $0.sinTheta) / (abs($0.cosTheta) > 1e-6 ? $0.cosTheta : 1e-6) }
         // A side is one line cut by two of the other orientation, run one way or the other;
-        // many quads share it, so its support is cached (NaN: not yet computed).
+        // many quads share it, so its support is cached (NaN: not yet computed; negative: the
+        // support of a side darker inside than out, `side`'s sign).
         var horizontalSides = [Double](repeating: .nan, count: nh * nv * nv * 2)
         var verticalSides = [Double](repeating: .nan, count: nv * nh * nh * 2)
         func side(_ line: Line, _ from: Point, _ to: Point, _ cache: inout [Double], _ key: Int) -> Double {
@@ -64,11 +65,16 @@ extension GradientField {
             // wiped out. A third, or half the paper step, is enough; a row of print keeps next to
             // none. (A strip of desk narrower than the closing's square between the page and the
             // frame is wiped out with the print: a side that close to the frame keeps its step.)
+            // A photo printed to the page's edge (bled off a magazine page) makes that side
+            // darker inside than out: it is read the other way round, and its support returned
+            // negated, for the quad to count at most one such side.
             var value = 0.0
-            if let step = meanStep(from, to, medianAtLeast: Self.faintestStep) {
-                let wiped = hugsFrame(from, to) ? step : textless?.stepContrast(from, to, paper: false).mean ?? step
+            if let reading = meanStep(from, to, medianBeyond: Self.faintestStep) {
+                let sign: Float = reading.darkerInside ? -1 : 1, step = sign * reading.mean
+                guard !reading.darkerInside || step >= Self.darkerInsideStep else { cache[key] = 0; return 0 }
+                let wiped = sign * (hugsFrame(from, to) ? reading.mean : textless?.stepContrast(from, to, paper: false).mean ?? reading.mean)
                 if Self.stepSurvivesWiping(step: step, wiped: wiped) {
-                    value = support(from, to, polarity: 1, threshold: Self.edgeThreshold(forStep: min(step, wiped), threshold))
+                    value = Double(sign) * support(from, to, polarity: Double(sign), threshold: Self.edgeThreshold(forStep: min(step, wiped), threshold))
                 }
             }
             cache[key] = value
@@ -76,7 +82,7 @@ extension GradientField {
         }
 
         let perimeter = 2 * (w + h)
-        var ranked: [Candidate] = []
+        var ranked: [Candidate] = [], bled: [Candidate] = []
         for a in 0..<nh {
             for b in (a + 1)..<nh {
                 let (top, bottom) = yMid[a] < yMid[b] ? (a, b) : (b, a)
@@ -107,31 +113,63 @@ extension GradientField {
                         let bar = ranked.count == Self.rankedCandidates ? ranked[ranked.count - 1].score * perimeter - 1e-9 : -Double.infinity
                         var bound = lengths[0] + lengths[1] + lengths[2] + lengths[3]
                         guard bound > bar else { continue }
+                        // A page is paper along most of its outline, but one side may run along
+                        // a photo bled off it, darker inside than out. Such a side counts only
+                        // for the outline's place among `bled`, a ranking of its own, so its
+                        // near-copies (one with each line beside it) cannot push the page out
+                        // where that side is shade on it. A dark figure's own outline is darker
+                        // inside all round: a second such side counts for nothing.
                         var supports = SIMD4<Double>(repeating: 0)
                         var beaten = false
+                        var bledSide: (index: Int, support: Double)?
                         for k in 0..<4 {
-                            supports[k] = switch k {
+                            let signed = switch k {
                             case 0: side(horizontal[top], tl, tr, &horizontalSides, ((top * nv + c) * nv + d) * 2)
                             case 1: side(vertical[right], tr, br, &verticalSides, ((right * nh + a) * nh + b) * 2)
                             case 2: side(horizontal[bottom], br, bl, &horizontalSides, ((bottom * nv + c) * nv + d) * 2 + 1)
                             default: side(vertical[left], bl, tl, &verticalSides, ((left * nh + a) * nh + b) * 2 + 1)
                             }
+                            if signed < 0, bledSide == nil { bledSide = (k, -signed) }
+                            supports[k] = max(signed, 0)
                             bound -= 2 * (1 - supports[k]) * lengths[k]
-                            if bound <= bar { beaten = true; break }
+                            if bound + (bledSide.map { 2 * $0.support * lengths[$0.index] } ?? 0) <= bar { beaten = true; break }
                         }
                         if beaten { continue }
+                        let sides = [horizontal[top], vertical[right], horizontal[bottom], vertical[left]]
                         let score = Self.score(supports: supports, lengths: lengths, perimeter: perimeter)
                         if ranked.count < Self.rankedCandidates || score > ranked[ranked.count - 1].score {
-                            let entry = Candidate(score: score, quad: quad, sides: [horizontal[top], vertical[right], horizontal[bottom], vertical[left]])
-                            let at = ranked.firstIndex { $0.score < score } ?? ranked.count
-                            ranked.insert(entry, at: at)
-                            if ranked.count > Self.rankedCandidates { ranked.removeLast() }
+                            Self.rank(Candidate(score: score, quad: quad, sides: sides), into: &ranked, keeping: Self.rankedCandidates)
+                        }
+                        if let bledSide {
+                            supports[bledSide.index] = bledSide.support
+                            let bledScore = Self.score(supports: supports, lengths: lengths, perimeter: perimeter)
+                            if bledScore * perimeter > bar {
+                                Self.rank(Candidate(score: bledScore, quad: quad, sides: sides), into: &bled, keeping: Self.bledCandidates)
+                            }
                         }
                     }
                 }
             }
         }
-        return Self.answer(scores: ranked.map(\.score), minimumConfidence: minimumConfidence) { verified(ranked[$0], textless: textless) }
+        // Checked best-scored first, each in its place: an outline with a bled side is an extra
+        // reading, kept only where well backed (as from the later places) and where its refined
+        // outline still has a side clearly darker inside, which the paper checks have judged.
+        let merged = (ranked.enumerated().map { (candidate: $1, place: $0, bled: false) }
+                      + bled.enumerated().map { (candidate: $1, place: Self.firstPlaces + $0, bled: true) })
+            .enumerated().sorted { ($0.element.candidate.score, -$0.offset) > ($1.element.candidate.score, -$1.offset) }.map(\.element)
+        return Self.answer(scores: merged.map(\.candidate.score), places: merged.map(\.place), minimumConfidence: minimumConfidence) {
+            guard let outline = verified(merged[$0].candidate, textless: textless) else { return nil }
+            guard merged[$0].bled else { return outline }
+            return sidesOf(outline.quad).contains { stepContrast($0.0, $0.1, paper: false).mean <= -Self.minimumStep } ? outline : nil
+        }
+    }
+
+    /// Inserts `entry` into `ranking` (best first), keeping at most `count`.
+    static func rank(_ entry: Candidate, into ranking: inout [Candidate], keeping count: Int) {
+        let at = ranking.firstIndex { $0.score < entry.score } ?? ranking.count
+        guard at < count else { return }
+        ranking.insert(entry, at: at)
+        if ranking.count > count { ranking.removeLast() }
     }
 
     /// The first `limit` of `extra` (lines from the textless view, best first) that are not
@@ -186,16 +224,17 @@ extension GradientField {
     /// for a faint page's side), only a well-backed outline (`laterPlaceConfidence`) may take
     /// its place, else it is the answer, to be dropped. Below the first places, only a
     /// well-backed outline is kept (`laterPlaceConfidence`). Nil when none passes.
-    static func answer(scores: [Double], minimumConfidence: Double, verify: (Int) -> ScoredQuad?) -> ScoredQuad? {
+    static func answer(scores: [Double], places: [Int]? = nil, minimumConfidence: Double, verify: (Int) -> ScoredQuad?) -> ScoredQuad? {
         var best: (value: Double, outline: ScoredQuad)?
         for (index, score) in scores.enumerated() {
+            let place = places?[index] ?? index
             // Backing is at most 1: once a score cannot beat the leader's value, no later one can.
             if let leader = best, max(score, 0) <= leader.value { break }
             guard let outline = verify(index) else { continue }
             // Past the first places, the best-scored were all refused: the weaker an outline's
             // place, the likelier it passes the paper checks by chance (a block of light print
             // on a dark slide), so there it must be well backed too.
-            if index >= Self.firstPlaces, !outline.isFrame, outline.confidence < Self.laterPlaceConfidence { continue }
+            if place >= Self.firstPlaces, !outline.isFrame, outline.confidence < Self.laterPlaceConfidence { continue }
             let value = score * outline.backing
             guard let leader = best else {
                 if outline.isFrame { return outline }
@@ -233,6 +272,12 @@ extension GradientField {
     /// backed where its sides run clear of pens and shade. (The paper checks still ask a
     /// paper step of the outline found.)
     static let faintestStep: Float = edgeFloor * 8 / 3
+
+    /// The faintest step by which the search reads a side darker inside than out: a photo bled
+    /// off the page is dark, and fainter such steps are mostly the far edges of shade and desk.
+    static let darkerInsideStep: Float = 2 * minimumStep
+    /// How many outlines with a side backed that way are ranked.
+    static let bledCandidates = 2
 
     /// Whether a side's step `step` keeps enough of itself, `wiped`, with the print wiped out
     /// to be a page edge, not the edge of a row of print (see `bestQuad`).

@@ -29,12 +29,16 @@ extension GradientField {
         let leansOnFrame = candidate.sides.contains(where: \.isBorder)
         if paperless.count >= (leansOnFrame ? 1 : Self.maximumPaperlessSides) { return nil }
         // A side may show no step (a white page on a white desk), but one clearly darker inside
-        // than out, with no light beyond it, runs along print seen from the paper round it:
-        // the sides meeting it run on past it, or print lies past it. Else it is the page's
-        // edge with a figure printed up to it (a photo bled off a magazine page).
+        // than out, with no light beyond it, runs along print or shade seen from the paper round
+        // it: the sides meeting it run on past it, or paper lies past it. Else it is the page's
+        // edge with a figure printed up to it (a photo bled off a magazine page), and what lies
+        // past it is the desk, however speckled. (On a desk as light as paper, such a page is
+        // refused too: there the rest of a page in shade looks the same.)
         if paperless.contains(where: { k in
             !lit[k] && contrasts[k].mean <= -Self.minimumStep
-                && (sidesRunOn(past: k, of: refined) || textless.map { printLies(beyond: k, of: refined, within: 3...15, textless: $0) } ?? true)
+                && (sidesRunOn(past: k, of: refined) || textless.map {
+                    $0.paperLies(beyond: k, of: refined, within: 3...15, paperSides: (0..<4).filter { !paperless.contains($0) && !candidate.sides[$0].isBorder })
+                } ?? true)
         }) { return nil }
         // Refining can pull a side the search found unbacked onto the edge of a block of print
         // nearby (blurred to grey in the working copy, so even its brightest is darker than the
@@ -310,12 +314,13 @@ extension GradientField {
         return (c.mean, c.paperSamples > 0 ? c.paper : 0, c.lit, c.median)
     }
 
-    /// `stepContrast`'s mean where its median reaches `least`, else nil. Most sides the search
-    /// measures are no page edge; reading stops once more than half their points fall short.
-    func meanStep(_ a: Point, _ b: Point, medianAtLeast least: Float) -> Float? {
-        guard let c = bandContrast(a, b, paper: false, depths: 3...7, outsideShift: 0, medianAtLeast: least),
-              c.median >= least else { return nil }
-        return c.mean
+    /// `stepContrast`'s mean where its median is at least `least` either way, and whether that
+    /// way is darker inside; else nil. Most sides the search measures are no page edge; reading
+    /// stops once more than half their points fall short both ways.
+    func meanStep(_ a: Point, _ b: Point, medianBeyond least: Float) -> (mean: Float, darkerInside: Bool)? {
+        guard let c = bandContrast(a, b, paper: false, depths: 3...7, outsideShift: 0, medianBeyond: least),
+              abs(c.median) >= least else { return nil }
+        return (c.mean, c.median < 0)
     }
 
     /// Whether paper comes up to the frame along side a → b, which runs along it: the strip
@@ -362,16 +367,17 @@ extension GradientField {
     static let contrastSamples = 24
 
     /// `stepContrast` over bands `depths` px inside and `depths + outsideShift` px outside; nil
-    /// once the median step cannot reach `least`.
+    /// once the median step can reach `least` neither way.
     private func bandContrast(_ a: Point, _ b: Point, paper: Bool, depths: ClosedRange<Int>, outsideShift: Int,
-                              medianAtLeast least: Float = -.infinity)
+                              medianBeyond least: Float = -.infinity)
         -> (mean: Float, paper: Float, lit: Float, paperSamples: Int, median: Float)? {
         let length = a.distance(to: b)
         guard length >= 4 else { return (0, 0, 0, 0, 0) }
         let dx = (b.x - a.x) / length, dy = (b.y - a.y) / length
         let nx = -dy, ny = dx
         var inside: [Float] = [], outside: [Float] = []
-        var sum: Float = 0, count: Float = 0, litSamples = 0, short = 0
+        // Points whose step falls short of `least` upwards, and downwards.
+        var sum: Float = 0, count: Float = 0, litSamples = 0, shortUp = 0, shortDown = 0
         let samples = Self.contrastSamples
         // Each point's own step, for the median along the side.
         var steps: [Float] = []
@@ -408,11 +414,13 @@ extension GradientField {
                         steps.append(pointSum / pointCount)
                         sum += pointSum
                         count += pointCount
-                        if pointSum / pointCount < least { short += 1 }
+                        if pointSum / pointCount < least { shortUp += 1 }
+                        if pointSum / pointCount > -least { shortDown += 1 }
                     }
                     // The median is the element at index n / 2 of the n steps sorted: it falls
                     // short once more than n / 2 do, n being at most those read and those left.
-                    if short > (steps.count + samples - 1 - k) / 2 { return false }
+                    let most = (steps.count + samples - 1 - k) / 2
+                    if shortUp > most && shortDown > most { return false }
                 }
                 return true
             }
