@@ -25,8 +25,8 @@ public struct PageDetection: Sendable, Equatable {
 ///    outline backed by an edge pointing across it less the length that is not, so clutter and
 ///    text lines inside the page lose to the long continuous outline, a fold loses to the
 ///    whole page, and an occluding hand costs only part of a side (one side may be darker
-///    inside, along a photo bled off the page; such outlines are ranked apart); a side must keep its step
-///    with the print wiped out (step 6's view), unless it runs so near the frame that the
+///    inside, along a photo bled off the page; such outlines are ranked apart); a side must
+///    keep its step with the print wiped out (step 6's view), unless it runs so near the frame that the
 ///    strip of desk beyond it is wiped out too (a page filling the photo);
 /// 4. the best-scored quads are refined by a weighted least-squares fit to their edge pixels
 ///    and checked for paper (brighter inside each side and in the middle than round it; darker

@@ -67,7 +67,7 @@ extension GradientField {
             // frame is wiped out with the print: a side that close to the frame keeps its step.)
             // A photo printed to the page's edge (bled off a magazine page) makes that side
             // darker inside than out: it is read the other way round, and its support returned
-            // negated, for the quad to count at most one such side.
+            // negated, to count only towards the outline's place among the bled ones.
             var value = 0.0
             if let reading = meanStep(from, to, medianBeyond: Self.faintestStep) {
                 let sign: Float = reading.darkerInside ? -1 : 1, step = sign * reading.mean
