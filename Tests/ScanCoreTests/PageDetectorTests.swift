@@ -904,6 +904,16 @@ import Testing
         #expect(answer(confidence: 0.9)?.quad == page)
         #expect(answer(confidence: GradientField.laterPlaceConfidence - 0.01) == nil)
         #expect(GradientField.rankedCandidates > first)
+        // A place is its own ranking's: the best-scored outline, placed later (one with a bled
+        // side), must be well backed; the next, in a first place, need not be.
+        let other = Quad(topLeft: Point(30, 110), topRight: Point(140, 60), bottomRight: Point(230, 215), bottomLeft: Point(110, 280))
+        func placed(confidence: Double) -> ScoredQuad? {
+            GradientField.answer(scores: [0.3, 0.29], places: [first, 0], minimumConfidence: PageDetector().minimumConfidence) { index in
+                ScoredQuad(quad: index == 0 ? page : other, confidence: index == 0 ? confidence : 0.7, isFrame: false, backing: 0.7)
+            }
+        }
+        #expect(placed(confidence: 0.9)?.quad == page)
+        #expect(placed(confidence: GradientField.laterPlaceConfidence - 0.01)?.quad == other)
     }
 
     @Test("the running maximum and minimum equal a direct scan of every window", arguments: [1, 2, 5, 9])
