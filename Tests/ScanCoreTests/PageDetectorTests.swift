@@ -211,6 +211,25 @@ import Testing
         #expect(!over.showsPaper && !over.showsFigure, "\(over)")
     }
 
+    /// A shadow cast across the lower part of a page on a light desk (the photographer's):
+    /// dimmed alike, the page there steps under 9 levels above the desk, and the part in light
+    /// has the shadow's edge for a side. The page's sides go on into the shade unbroken, and
+    /// the part in shade, lighter than the desk round it, ends at the page's own bottom.
+    @Test("a page with a shadow cast across its lower part, lighter than the desk in shade, is found whole")
+    func castShadowOverPage() throws {
+        let page = Quad(topLeft: Point(250, 80), topRight: Point(560, 95), bottomRight: Point(545, 520), bottomLeft: Point(235, 505))
+        // The shadow's edge, 10 px soft, along y = 300 + x / 10, dims all to 55%.
+        func light(_ x: Int, _ y: Int) -> Double { 1 - 0.45 * min(1, max(0, Double(y) - 300 - Double(x) / 10 + 5) / 10) }
+        let photo = try Self.drawn(seed: 21) { x, y, p in
+            guard page.contains(p) else { return 200 * light(x, y) }
+            let row = (y - 120) % 16
+            return (y > 120 && y < 260 && row < 6 && x > 290 && x < 510 && (x / 9) % 5 != 4 ? 60 : 216) * light(x, y)
+        }
+        let detection = try #require(PageDetector().detect(in: photo))
+        let error = SyntheticPhoto.cornerError(detection.quad, page)
+        #expect(error < 8, "corner error \(error) px: \(detection.quad)")
+    }
+
     /// Over-exposed: a pale table (242) on a dark floor, cut by the frame, with a patch of it
     /// clipped white past a soft diagonal; the page on it clipped white too. The table's outline
     /// is the longest, and the page's region is apart from the table's only above the top

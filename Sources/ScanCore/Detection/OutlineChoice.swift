@@ -53,8 +53,13 @@ extension GradientField {
         }
         // A crease whose part beyond lies in shade darker than the desk shows that part as a
         // dark band with edges of its own; in shade as dark as the desk it leaves no region
-        // round the whole sheet, but its print shows where the page goes on.
+        // round the whole sheet, but its print shows where the page goes on. A shadow cast
+        // across a page leaves its part in shade lighter than the desk in shade round it:
+        // there the band may step either way, but the page's sides go on into it unbroken,
+        // where a pale surface beside a page (a table, a second sheet) lies past a strip of desk.
         return extendedOverShade(choice, minimumConfidence: minimumConfidence, textless: textless)
+            ?? extendedOverShade(choice, minimumConfidence: Self.laterPlaceConfidence, eitherWay: true, textless: textless)
+                .flatMap { paperContinues(from: choice.quad, into: $0.quad, step: Self.minimumPaperStep) ? $0 : nil }
             ?? extendedOverPrint(choice, textless: textless)
             ?? choice
     }
@@ -159,7 +164,7 @@ extension GradientField {
     /// a shadow's edge across one sheet): a side meeting it keeps its step, unbroken, just past
     /// it. A second sheet beside a page, printed as it is, makes a region round both, but
     /// between them lies a strip of what they lie on, and there the page's sides show no step.
-    func paperContinues(from part: Quad, into whole: Quad) -> Bool {
+    func paperContinues(from part: Quad, into whole: Quad, step least: Float = minimumShadeStep) -> Bool {
         let margin = Self.nestingMargin * Double(max(width, height))
         let wholeSides = sidesOf(whole).map { Line(through: $0.0, $0.1) }
         let c = part.corners
@@ -169,15 +174,15 @@ extension GradientField {
             // The side before carried on past its end, and the side after carried back past its
             // start; each with its own normal, into the part.
             let before = (c[k] - c[(k + 3) % 4]).unit, after = (c[(k + 2) % 4] - c[(k + 1) % 4]).unit
-            return keepsStep(from: c[k], along: before, inward: Point(-before.y, before.x))
-                || keepsStep(from: c[(k + 1) % 4], along: after * -1, inward: Point(-after.y, after.x))
+            return keepsStep(from: c[k], along: before, inward: Point(-before.y, before.x), least: least)
+                || keepsStep(from: c[(k + 1) % 4], along: after * -1, inward: Point(-after.y, after.x), least: least)
         }
     }
 
     /// Whether the edge through `start`, paper on its `inward` hand, keeps a step of at least
     /// `minimumShadeStep` at the points `gapDepths` pixels along `direction`, missing it at no
     /// two running (one alone may be noise).
-    func keepsStep(from start: Point, along direction: Point, inward: Point) -> Bool {
+    func keepsStep(from start: Point, along direction: Point, inward: Point, least: Float) -> Bool {
         var missed = 0
         for d in Self.gapDepths {
             let p = start + direction * Double(d)
@@ -188,7 +193,7 @@ extension GradientField {
                 outside += o
                 count += 1
             }
-            let kept = count > 0 && (inside - outside) / count >= Self.minimumShadeStep
+            let kept = count > 0 && (inside - outside) / count >= least
             missed = kept ? 0 : missed + 1
             if missed >= 2 { return false }
         }
