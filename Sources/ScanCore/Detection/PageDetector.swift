@@ -48,7 +48,9 @@ public struct PageDetection: Sendable, Equatable {
 /// 7. where a band darker than the desk, but not than half the paper, lies past one side
 ///    between its neighbours carried on and ends at a straight edge, that side is a crease with
 ///    the rest of the sheet in shade darker than the desk: the outline grows over the band
-///    (`ShadeExtension`); else, where rows of print lie past one side (past a blank margin, at
+///    (`ShadeExtension`; a shadow cast across the page leaves a band lighter than the desk in
+///    shade, grown over where the page's sides go on into it unbroken); else, where rows of
+///    print lie past one side (past a blank margin, at
 ///    most) and end a margin short of the frame, that side is a crease with the rest of the
 ///    sheet in shade as dark as the desk: the outline grows over the print (`CreaseExtension`).
 ///    Where no page is found, a second search looks for a part in light too small to be a page
