@@ -55,8 +55,9 @@ extension GradientField {
         // dark band with edges of its own; in shade as dark as the desk it leaves no region
         // round the whole sheet, but its print shows where the page goes on. A shadow cast
         // across a page leaves its part in shade lighter than the desk in shade round it:
-        // there the band may step either way, but the page's sides go on into it unbroken,
-        // where a pale surface beside a page (a table, a second sheet) lies past a strip of desk.
+        // there the band may step either way, so the page's sides must go on into it with a
+        // paper step, unbroken, and the grown outline be well backed; past a page's side, a
+        // pale table lies beyond a strip where they show no such step.
         return extendedOverShade(choice, minimumConfidence: minimumConfidence, textless: textless)
             ?? extendedOverShade(choice, minimumConfidence: Self.laterPlaceConfidence, eitherWay: true, textless: textless)
                 .flatMap { paperContinues(from: choice.quad, into: $0.quad, step: Self.minimumPaperStep) ? $0 : nil }
@@ -164,6 +165,7 @@ extension GradientField {
     /// a shadow's edge across one sheet): a side meeting it keeps its step, unbroken, just past
     /// it. A second sheet beside a page, printed as it is, makes a region round both, but
     /// between them lies a strip of what they lie on, and there the page's sides show no step.
+    /// A step counts from `least` grey levels.
     func paperContinues(from part: Quad, into whole: Quad, step least: Float = minimumShadeStep) -> Bool {
         let margin = Self.nestingMargin * Double(max(width, height))
         let wholeSides = sidesOf(whole).map { Line(through: $0.0, $0.1) }
@@ -180,8 +182,8 @@ extension GradientField {
     }
 
     /// Whether the edge through `start`, paper on its `inward` hand, keeps a step of at least
-    /// `minimumShadeStep` at the points `gapDepths` pixels along `direction`, missing it at no
-    /// two running (one alone may be noise).
+    /// `least` at the points `gapDepths` pixels along `direction`, missing it at no two running
+    /// (one alone may be noise).
     func keepsStep(from start: Point, along direction: Point, inward: Point, least: Float) -> Bool {
         var missed = 0
         for d in Self.gapDepths {
