@@ -154,9 +154,11 @@ extension GradientField {
         // Checked best-scored first, each in its place: an outline with a bled side is an extra
         // reading, kept only where well backed (as from the later places) and where its refined
         // outline still has a side clearly darker inside, which the paper checks have judged.
-        let merged = (ranked.enumerated().map { (candidate: $1, place: $0, bled: false) }
-                      + bled.enumerated().map { (candidate: $1, place: Self.firstPlaces + $0, bled: true) })
-            .enumerated().sorted { ($0.element.candidate.score, -$0.offset) > ($1.element.candidate.score, -$1.offset) }.map(\.element)
+        var merged = ranked.enumerated().map { (candidate: $1, place: $0, bled: false) }
+        for (place, candidate) in bled.enumerated() {
+            let at = merged.firstIndex { $0.candidate.score < candidate.score } ?? merged.count
+            merged.insert((candidate, Self.firstPlaces + place, true), at: at)
+        }
         return Self.answer(scores: merged.map(\.candidate.score), places: merged.map(\.place), minimumConfidence: minimumConfidence) {
             guard let outline = verified(merged[$0].candidate, textless: textless) else { return nil }
             guard merged[$0].bled else { return outline }
