@@ -42,6 +42,14 @@ extension GradientField {
         while let inner = verifiedRegions.first(where: { $0.quad != choice.quad && isNested($0.quad, in: choice.quad) }) {
             choice = inner
         }
+        // Under light falling off across the table, the page is no one level set apart from it:
+        // its outline is found among the edge outlines within the surface's, well backed.
+        if brighterWithin(choice.quad),
+           let inner = bestQuad(minimumAreaFraction: minimumAreaFraction, minimumConfidence: minimumConfidence,
+                                extraLines: textlessLines, textless: textless, within: choice.quad),
+           !inner.isFrame, inner.confidence >= Self.laterPlaceConfidence, isNested(inner.quad, in: choice.quad) {
+            choice = inner
+        }
         // A crease or a shadow across a page splits it: the part in light has a clean outline
         // with the crease for a side, and the sheet round it is a region whose part beyond the
         // crease carries print as the part within does. Its sides bend at the fold, so it may
@@ -125,17 +133,51 @@ extension GradientField {
             || (abs(a.y - Double(height)) < 1.5 && abs(b.y - Double(height)) < 1.5)
     }
 
+    /// Whether the middle of `quad` (its central 70%) is brighter than the band round it by a
+    /// paper step: a page on a surface, which the surface's outline was taken for, not a page
+    /// with blank margins.
+    func brighterWithin(_ quad: Quad) -> Bool {
+        let c = quad.corners, centre = (c[0] + c[1] + c[2] + c[3]) * 0.25
+        let middle = c.map { centre + ($0 - centre) * Self.middleShare }
+        var sample = ringSample(Quad(topLeft: middle[0], topRight: middle[1], bottomRight: middle[2], bottomLeft: middle[3]), quad, stride: 3)
+        guard sample.inside.count >= 50, sample.ring.count >= 50,
+              let inside = sample.inside.selectKth(sample.inside.count / 2), let ring = sample.ring.selectKth(sample.ring.count / 2)
+        else { return false }
+        return inside - ring >= Self.minimumPaperStep
+    }
+
+    /// The share of an outline's size that `brighterWithin` takes for its middle.
+    static let middleShare = 0.7
+
+    /// Every corner of `inner` inside the quad whose sides are `outerSides`, at least `margin`
+    /// from each, but for the two ends of one side of `inner`, which may lie along one of them.
+    static func nestedCorners(_ inner: Quad, in outerSides: [Line], margin: Double) -> Bool {
+        var touched = 0, touching = 0
+        for k in 0..<4 {
+            let corner = inner.corner(k)
+            for j in 0..<outerSides.count {
+                let depth = Point.dot(corner, outerSides[j].normal) - outerSides[j].rho
+                guard depth >= -margin else { return false }
+                if depth < margin {
+                    touched |= 1 << j
+                    touching += 1
+                }
+            }
+        }
+        return touched.nonzeroBitCount <= 1 && touching <= 2
+    }
+
     /// `inner` lies within `outer`, clear of its sides, and the ring between them is darker
     /// than the inner page and much plainer: a surface, not the rest of a folded or shaded
     /// page, which carries print like the part inside.
     func isNested(_ inner: Quad, in outer: Quad) -> Bool {
         let margin = Self.nestingMargin * Double(max(width, height))
         let outerSides = sidesOf(outer).map { Line(through: $0.0, $0.1) }
-        for corner in inner.corners {
-            // Every inner corner inside `outer`, at least `margin` from each of its sides.
-            guard outerSides.allSatisfy({ Point.dot(corner, $0.normal) - $0.rho >= margin }) else { return false }
-        }
-        var sample = ringSample(inner, outer, stride: 2)
+        // Every inner corner inside `outer`, at least `margin` from each of its sides; but one
+        // side of the page may lie along one of the surface's outline (the surface runs on out
+        // of the frame past it, and the outline found takes the page's edge for its own).
+        guard Self.nestedCorners(inner, in: outerSides, margin: margin) else { return false }
+        var sample = ringSample(inner, outer, stride: 2, clearance: Self.outlineClearance)
         guard sample.inside.count >= 50, sample.ring.count >= 50,
               let inside = sample.inside.selectKth(sample.inside.count / 2), let ring = sample.ring.selectKth(sample.ring.count / 2)
         else { return false }

@@ -40,7 +40,9 @@ public struct PageDetection: Sendable, Equatable {
 ///    closing): its lines (there only the ridges of edges vote, by length more than
 ///    contrast, and the lines are taken longest unbroken edge first) join step 3's
 ///    candidates, and its most quadrilateral level set
-///    replaces the edge outline where that is a larger pale surface around the page, where the
+///    replaces the edge outline where that is a larger pale surface around the page (under
+///    light falling off across the surface, no level set holds the page alone: then the line
+///    search runs again within the surface's outline), where the
 ///    region fits the page far better (a crumpled sheet), where the edge outline is the part
 ///    of a sheet in light, cut off at a crease, with print running on beyond it, or where the
 ///    edge outline is too poorly backed to keep. See `OutlineChoice`. A textless line a few

@@ -13,7 +13,9 @@ extension GradientField {
     /// `extraLines` (from the textless view) join the candidates where they are new; where
     /// `textless` is given, a side's step must also be there. Outlines backed less than
     /// `minimumConfidence` would be dropped by the caller.
-    func bestQuad(minimumAreaFraction: Double, minimumConfidence: Double, extraLines: [Line] = [], textless: GradientField? = nil) -> ScoredQuad? {
+    /// With `within`, only outlines nested in it count (`nestedCorners`).
+    func bestQuad(minimumAreaFraction: Double, minimumConfidence: Double, extraLines: [Line] = [], textless: GradientField? = nil,
+                  within outer: Quad? = nil) -> ScoredQuad? {
         let lines = houghLines(maxLines: 64)
         let w = Double(width), h = Double(height)
         // A page turned near 45° can have a pair of opposite sides on either side of the
@@ -31,6 +33,8 @@ extension GradientField {
         vertical.append(Line(theta: 0, rho: w - 0.5, isBorder: true))
 
         let imageArea = w * h
+        let outerSides = outer.map { sidesOf($0).map { Line(through: $0.0, $0.1) } } ?? []
+        let nestingMargin = Self.nestingMargin * Double(max(width, height))
         let nh = horizontal.count, nv = vertical.count
         // Everything that depends on one line or one pair is computed once: the corners (each
         // horizontal cut by each vertical) and where each line crosses the middle, for order.
@@ -94,6 +98,7 @@ extension GradientField {
                               let tl = corners[top * nv + left], let tr = corners[top * nv + right],
                               let br = corners[bottom * nv + right], let bl = corners[bottom * nv + left] else { continue }
                         let quad = Quad(topLeft: tl, topRight: tr, bottomRight: br, bottomLeft: bl)
+                        if !outerSides.isEmpty, !Self.nestedCorners(quad, in: outerSides, margin: nestingMargin) { continue }
                         // Lines that cross inside the frame give a quad turned inside out (negative
                         // area), its sides' "inside" outside it.
                         let area = quad.signedArea / imageArea
