@@ -273,6 +273,43 @@ import Testing
         #expect(error < 8, "corner error \(error) px: \(detection.quad)")
     }
 
+    /// A page lies within a table's outline clear of its sides, or along one of them (the
+    /// table runs on out of the frame past the page's edge), never along two or past one.
+    @Test("a page nests in a table's outline clear of its sides or along one, not along two or past one")
+    func nestedCorners() throws {
+        let table = Quad(topLeft: Point(100, 50), topRight: Point(700, 50), bottomRight: Point(700, 550), bottomLeft: Point(100, 550))
+        let c = table.corners
+        let sides = (0..<4).map { Line(through: c[$0], c[($0 + 1) % 4]) }
+        func nests(_ q: Quad) -> Bool { GradientField.nestedCorners(q, in: sides, margin: 16) }
+        let clear = Quad(topLeft: Point(250, 150), topRight: Point(550, 150), bottomRight: Point(550, 450), bottomLeft: Point(250, 450))
+        let alongBottom = Quad(topLeft: Point(250, 150), topRight: Point(550, 150), bottomRight: Point(550, 549), bottomLeft: Point(250, 549))
+        let inCorner = Quad(topLeft: Point(250, 150), topRight: Point(699, 150), bottomRight: Point(699, 549), bottomLeft: Point(250, 549))
+        let past = Quad(topLeft: Point(250, 150), topRight: Point(550, 150), bottomRight: Point(550, 600), bottomLeft: Point(250, 600))
+        #expect(nests(clear))
+        #expect(nests(alongBottom))
+        #expect(!nests(inCorner))
+        #expect(!nests(past))
+    }
+
+    /// The gate for the search within an outline: a page on a darker table makes the outline's
+    /// middle brighter than the band round it; a page's own outline, its margins blank paper,
+    /// does not.
+    @Test("an outline's middle is brighter than its band with a page on a table in it, not with a page's blank margins")
+    func brighterWithin() throws {
+        let table = Quad(topLeft: Point(100, 50), topRight: Point(700, 60), bottomRight: Point(720, 560), bottomLeft: Point(80, 550))
+        let page = Quad(topLeft: Point(250, 140), topRight: Point(550, 150), bottomRight: Point(545, 460), bottomLeft: Point(245, 450))
+        let field = GradientField(try Self.drawn(seed: 22) { x, y, p in
+            guard table.contains(p) else { return 70 }
+            guard page.contains(p) else { return 180 }
+            return (y - 180) % 22 < 8 && y > 180 && y < 420 && x > 280 && x < 510 ? 60 : 230
+        }.downsampled(by: 2))
+        let half = { (q: Quad) in Quad(topLeft: q.topLeft * 0.5, topRight: q.topRight * 0.5, bottomRight: q.bottomRight * 0.5, bottomLeft: q.bottomLeft * 0.5) }
+        // Read into values first: a failed expectation would print the whole field.
+        let onTable = field.brighterWithin(half(table)), ownMargins = field.brighterWithin(half(page))
+        #expect(onTable)
+        #expect(!ownMargins)
+    }
+
     /// A side across a page, not at its end, has the sides meeting it running on past it.
     @Test("the sides meeting a side across a page run on past it, and it is reported less sure; at the page's end they do not")
     func sidesRunOn() throws {

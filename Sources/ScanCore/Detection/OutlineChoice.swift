@@ -133,15 +133,16 @@ extension GradientField {
             || (abs(a.y - Double(height)) < 1.5 && abs(b.y - Double(height)) < 1.5)
     }
 
-    /// Whether the middle of `quad` (its central 70%) is brighter than the band round it by a
-    /// paper step: a page on a surface, which the surface's outline was taken for, not a page
-    /// with blank margins.
+    /// Whether the middle of `quad` (its central 70%) holds something brighter than the band
+    /// round it by a paper step (its upper quartile: a page on a surface, covering a quarter of
+    /// the middle or more), which the surface's outline was taken for; not a page, whose blank
+    /// margins are paper too.
     func brighterWithin(_ quad: Quad) -> Bool {
         let c = quad.corners, centre = (c[0] + c[1] + c[2] + c[3]) * 0.25
         let middle = c.map { centre + ($0 - centre) * Self.middleShare }
         var sample = ringSample(Quad(topLeft: middle[0], topRight: middle[1], bottomRight: middle[2], bottomLeft: middle[3]), quad, stride: 3)
         guard sample.inside.count >= 50, sample.ring.count >= 50,
-              let inside = sample.inside.selectKth(sample.inside.count / 2), let ring = sample.ring.selectKth(sample.ring.count / 2)
+              let inside = sample.inside.selectKth(sample.inside.count * 3 / 4), let ring = sample.ring.selectKth(sample.ring.count / 2)
         else { return false }
         return inside - ring >= Self.minimumPaperStep
     }
