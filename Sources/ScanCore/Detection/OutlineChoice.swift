@@ -172,8 +172,8 @@ extension GradientField {
     /// than the inner page and much plainer: a surface, not the rest of a folded or shaded
     /// page, which carries print like the part inside.
     func isNested(_ inner: Quad, in outer: Quad) -> Bool {
-        let margin = Self.nestingMargin * Double(max(width, height))
-        let outerSides = sidesOf(outer).map { Line(through: $0.0, $0.1) }
+        let margin = nestingDistance
+        let outerSides = sideLines(outer)
         // Every inner corner inside `outer`, at least `margin` from each of its sides; but one
         // side of the page may lie along one of the surface's outline (the surface runs on out
         // of the frame past it, and the outline found takes the page's edge for its own).
@@ -191,8 +191,8 @@ extension GradientField {
     /// much larger, and the rest of `whole` carries print as densely as `part` does (at least
     /// half as many edge pixels) on a part with print.
     func printContinues(from part: Quad, into whole: Quad) -> Bool {
-        let margin = Self.nestingMargin * Double(max(width, height))
-        let sides = sidesOf(whole).map { Line(through: $0.0, $0.1) }
+        let margin = nestingDistance
+        let sides = sideLines(whole)
         guard part.corners.allSatisfy({ corner in sides.allSatisfy { Point.dot(corner, $0.normal) - $0.rho >= -margin } }),
               whole.area >= Self.wholeToPart * part.area else { return false }
         // Print is counted clear of both outlines: their own edges (a crease, a page's side with
@@ -210,8 +210,8 @@ extension GradientField {
     /// between them lies a strip of what they lie on, and there the page's sides show no step.
     /// A step counts from `least` grey levels.
     func paperContinues(from part: Quad, into whole: Quad, step least: Float = minimumShadeStep) -> Bool {
-        let margin = Self.nestingMargin * Double(max(width, height))
-        let wholeSides = sidesOf(whole).map { Line(through: $0.0, $0.1) }
+        let margin = nestingDistance
+        let wholeSides = sideLines(whole)
         let c = part.corners
         return (0..<4).allSatisfy { k in
             let middle = (c[k] + c[(k + 1) % 4]) * 0.5
@@ -265,6 +265,8 @@ extension GradientField {
 
     /// How far, as a share of the image's long side, a page must lie inside a surface's outline.
     static let nestingMargin = 0.02
+    /// `nestingMargin` in working pixels.
+    var nestingDistance: Double { Self.nestingMargin * Double(max(width, height)) }
 }
 
 extension Line {

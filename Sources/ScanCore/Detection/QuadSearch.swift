@@ -33,8 +33,7 @@ extension GradientField {
         vertical.append(Line(theta: 0, rho: w - 0.5, isBorder: true))
 
         let imageArea = w * h
-        let outerSides = outer.map { sidesOf($0).map { Line(through: $0.0, $0.1) } } ?? []
-        let nestingMargin = Self.nestingMargin * Double(max(width, height))
+        let outerSides = outer.map(sideLines) ?? [], nestingDistance = nestingDistance
         let nh = horizontal.count, nv = vertical.count
         // Everything that depends on one line or one pair is computed once: the corners (each
         // horizontal cut by each vertical) and where each line crosses the middle, for order.
@@ -98,7 +97,7 @@ extension GradientField {
                               let tl = corners[top * nv + left], let tr = corners[top * nv + right],
                               let br = corners[bottom * nv + right], let bl = corners[bottom * nv + left] else { continue }
                         let quad = Quad(topLeft: tl, topRight: tr, bottomRight: br, bottomLeft: bl)
-                        if !outerSides.isEmpty, !Self.nestedCorners(quad, in: outerSides, margin: nestingMargin) { continue }
+                        if !outerSides.isEmpty, !Self.nestedCorners(quad, in: outerSides, margin: nestingDistance) { continue }
                         // Lines that cross inside the frame give a quad turned inside out (negative
                         // area), its sides' "inside" outside it.
                         let area = quad.signedArea / imageArea

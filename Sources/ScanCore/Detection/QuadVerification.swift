@@ -236,8 +236,8 @@ extension GradientField {
         var insideEdges = 0, ringEdges = 0
         inside.reserveCapacity(width * height / (step * step))
         ring.reserveCapacity(width * height / (step * step))
-        let innerSides = clearance > 0 ? sidesOf(inner).map { Line(through: $0.0, $0.1) } : []
-        let outerSides = clearance > 0 ? sidesOf(outer).map { Line(through: $0.0, $0.1) } : []
+        let innerSides = clearance > 0 ? sideLines(inner) : []
+        let outerSides = clearance > 0 ? sideLines(outer) : []
         // The least of the distances to a quad's sides' lines (positive inside) is, inside it,
         // the distance to its outline and, outside, at most that far out.
         func depth(_ p: Point, _ sides: [Line]) -> Double { sides.reduce(.infinity) { min($0, Point.dot(p, $1.normal) - $1.rho) } }
@@ -274,6 +274,11 @@ extension GradientField {
     /// Sides in the order top, right, bottom, left, as point pairs.
     func sidesOf(_ q: Quad) -> [(Point, Point)] {
         [(q.topLeft, q.topRight), (q.topRight, q.bottomRight), (q.bottomRight, q.bottomLeft), (q.bottomLeft, q.topLeft)]
+    }
+
+    /// The lines of `q`'s sides in `sidesOf`'s order, each normal pointing into `q` (clockwise).
+    func sideLines(_ q: Quad) -> [Line] {
+        sidesOf(q).map { Line(through: $0.0, $0.1) }
     }
 
     // Paper is brighter than what it lies on: every side must have brightness rising inwards.
