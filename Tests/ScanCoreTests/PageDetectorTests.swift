@@ -229,6 +229,32 @@ import Testing
         #expect(error < 8, "corner error \(error) px: \(detection.quad)")
     }
 
+    /// A page below a keyboard on a desk lit from the right (light falling off to half at the
+    /// left): the strip of desk between them lies in the keyboard's shade (as does the desk
+    /// left of the page's top), which ends along the page's right side carried on; the keyboard
+    /// lies beyond the strip and comes down to the page's top-left corner. The strip then steps up from the keyboard on its left and down
+    /// from the lit desk on its right, as paper in a cast shadow may, but paper in shade is
+    /// brighter than the desk in the same shade on both sides: the page does not go on into it.
+    @Test("a page below a keyboard is not grown over the strip of desk in the keyboard's shade")
+    func stripInKeyboardShade() throws {
+        let page = Quad(topLeft: Point(250, 200), topRight: Point(560, 190), bottomRight: Point(575, 560), bottomLeft: Point(235, 565))
+        let photo = try Self.drawn(seed: 23) { x, y, p in
+            let light = 0.5 + 0.5 * Double(x) / 800
+            // The keyboard's front edge runs from (0, 150) up to (800, 40).
+            let keyLine = 150 - 0.1375 * Double(x)
+            if Double(y) < keyLine || (x < 244 && y < 205) { return 30 }
+            if page.contains(p) {
+                let row = (y - 240) % 18
+                return (y > 240 && y < 520 && row < 7 && x > 290 && x < 520 && (x / 9) % 5 != 4 ? 60 : 235) * light
+            }
+            let shaded = (Double(y) - keyLine < 130 && Double(x) < 562 + Double(y - 190) * 15 / 370) || (x < 275 && y < 320)
+            return 190 * light * (shaded ? 0.85 : 1)
+        }
+        let detection = try #require(PageDetector().detect(in: photo))
+        let error = SyntheticPhoto.cornerError(detection.quad, page)
+        #expect(error < 8, "corner error \(error) px: \(detection.quad)")
+    }
+
     /// Over-exposed: a pale table (242) on a dark floor, cut by the frame, with a patch of it
     /// clipped white past a soft diagonal; the page on it clipped white too. The table's outline
     /// is the longest, and the page's region is apart from the table's only above the top

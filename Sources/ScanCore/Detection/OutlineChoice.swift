@@ -63,12 +63,13 @@ extension GradientField {
         // dark band with edges of its own; in shade as dark as the desk it leaves no region
         // round the whole sheet, but its print shows where the page goes on. A shadow cast
         // across a page leaves its part in shade lighter than the desk in shade round it:
-        // there the band may step either way, so the page's sides must go on into it with a
-        // paper step, unbroken, and the grown outline be well backed; past a page's side, a
-        // pale table lies beyond a strip where they show no such step.
+        // there the band may step either way, so the page's sides must go on into it brighter
+        // than the desk beside them, one by a paper step, unbroken, and the grown outline be
+        // well backed; past a page's side, a pale table lies beyond a strip where they show no
+        // such step, and a strip of desk in something's shade is darker than the desk on one side.
         return extendedOverShade(choice, minimumConfidence: minimumConfidence, textless: textless)
             ?? extendedOverShade(choice, minimumConfidence: Self.laterPlaceConfidence, eitherWay: true, textless: textless)
-                .flatMap { paperContinues(from: choice.quad, into: $0.quad, step: Self.minimumPaperStep) ? $0 : nil }
+                .flatMap { paperContinues(from: choice.quad, into: $0.quad, step: Self.minimumPaperStep, bothSides: true) ? $0 : nil }
             ?? extendedOverPrint(choice, textless: textless)
             ?? choice
     }
@@ -208,8 +209,12 @@ extension GradientField {
     /// a shadow's edge across one sheet): a side meeting it keeps its step, unbroken, just past
     /// it. A second sheet beside a page, printed as it is, makes a region round both, but
     /// between them lies a strip of what they lie on, and there the page's sides show no step.
-    /// A step counts from `least` grey levels.
-    func paperContinues(from part: Quad, into whole: Quad, step least: Float = minimumShadeStep) -> Bool {
+    /// A step counts from `least` grey levels. With `bothSides`, the other side meeting it must
+    /// also be brighter inside at most of those points, by `minimumShadeStep`: paper in shade
+    /// is brighter than what it lies on in the same shade (if by little, on a pale desk), but a
+    /// strip of desk in the shade of something beside the page steps up on one side at most.
+    /// (A shadow's soft edge crossing a side slantwise hides the step over its penumbra.)
+    func paperContinues(from part: Quad, into whole: Quad, step least: Float = minimumShadeStep, bothSides: Bool = false) -> Bool {
         let margin = nestingDistance
         let wholeSides = sideLines(whole)
         let c = part.corners
@@ -219,17 +224,19 @@ extension GradientField {
             // The side before carried on past its end, and the side after carried back past its
             // start; each with its own normal, into the part.
             let before = (c[k] - c[(k + 3) % 4]).unit, after = (c[(k + 2) % 4] - c[(k + 1) % 4]).unit
-            return keepsStep(from: c[k], along: before, inward: Point(-before.y, before.x), least: least)
-                || keepsStep(from: c[(k + 1) % 4], along: after * -1, inward: Point(-after.y, after.x), least: least)
+            let steps = [stepsPast(c[k], along: before, inward: Point(-before.y, before.x)),
+                         stepsPast(c[(k + 1) % 4], along: after * -1, inward: Point(-after.y, after.x))]
+            // One alone may be noise: two running missed break the step.
+            func unbroken(_ side: [Float]) -> Bool { !zip(side, side.dropFirst()).contains { $0 < least && $1 < least } }
+            func mostly(_ side: [Float]) -> Bool { 2 * side.filter { $0 >= Self.minimumShadeStep }.count > side.count }
+            return steps.contains(where: unbroken) && (!bothSides || steps.allSatisfy(mostly))
         }
     }
 
-    /// Whether the edge through `start`, paper on its `inward` hand, keeps a step of at least
-    /// `least` at the points `gapDepths` pixels along `direction`, missing it at no two running
-    /// (one alone may be noise).
-    func keepsStep(from start: Point, along direction: Point, inward: Point, least: Float) -> Bool {
-        var missed = 0
-        for d in Self.gapDepths {
+    /// The step across the edge through `start`, paper on its `inward` hand, at the points
+    /// `gapDepths` pixels along `direction` (-infinity where it leaves the frame).
+    func stepsPast(_ start: Point, along direction: Point, inward: Point) -> [Float] {
+        Self.gapDepths.map { d in
             let p = start + direction * Double(d)
             var inside: Float = 0, outside: Float = 0, count: Float = 0
             for depth in 3...7 {
@@ -238,11 +245,8 @@ extension GradientField {
                 outside += o
                 count += 1
             }
-            let kept = count > 0 && (inside - outside) / count >= least
-            missed = kept ? 0 : missed + 1
-            if missed >= 2 { return false }
+            return count > 0 ? (inside - outside) / count : -.infinity
         }
-        return true
     }
 
     /// How far past a crease, in pixels, `paperContinues` reads the sides' steps: clear of the
