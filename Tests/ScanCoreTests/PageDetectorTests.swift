@@ -230,11 +230,11 @@ import Testing
     }
 
     /// A page below a keyboard on a desk lit from the right (light falling off to half at the
-    /// left): the strip of desk between them lies in the keyboard's shade (as does the desk
-    /// left of the page's top), which ends along the page's right side carried on; the keyboard
-    /// lies beyond the strip and comes down to the page's top-left corner. The strip then steps up from the keyboard on its left and down
-    /// from the lit desk on its right, as paper in a cast shadow may, but paper in shade is
-    /// brighter than the desk in the same shade on both sides: the page does not go on into it.
+    /// left). The keyboard comes down to the page's top-left corner, and its shade darkens the
+    /// desk between them by up to 30%, fading out towards the page, and ends along the page's
+    /// right side carried on. That strip steps up from the keyboard on its left and down from
+    /// the lit desk on its right, as a part of the page in shade may, but right past the page's
+    /// top-right corner it is the desk's own level: no edge of a sheet goes on there.
     @Test("a page below a keyboard is not grown over the strip of desk in the keyboard's shade")
     func stripInKeyboardShade() throws {
         let page = Quad(topLeft: Point(250, 200), topRight: Point(560, 190), bottomRight: Point(575, 560), bottomLeft: Point(235, 565))
@@ -247,8 +247,8 @@ import Testing
                 let row = (y - 240) % 18
                 return (y > 240 && y < 520 && row < 7 && x > 290 && x < 520 && (x / 9) % 5 != 4 ? 60 : 235) * light
             }
-            let shaded = (Double(y) - keyLine < 130 && Double(x) < 562 + Double(y - 190) * 15 / 370) || (x < 275 && y < 320)
-            return 190 * light * (shaded ? 0.85 : 1)
+            let shade = Double(x) < 562 + Double(y - 190) * 15 / 370 ? 0.3 * max(0, min(1, 1 - (Double(y) - keyLine) / 100)) : 0
+            return 190 * light * (1 - shade)
         }
         let detection = try #require(PageDetector().detect(in: photo))
         let error = SyntheticPhoto.cornerError(detection.quad, page)

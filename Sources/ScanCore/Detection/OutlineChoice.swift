@@ -62,11 +62,13 @@ extension GradientField {
         // A crease whose part beyond lies in shade darker than the desk shows that part as a
         // dark band with edges of its own; in shade as dark as the desk it leaves no region
         // round the whole sheet, but its print shows where the page goes on. A shadow cast
-        // across a page leaves its part in shade lighter than the desk in shade round it:
-        // there the band may step either way, so the page's sides must go on into it brighter
-        // than the desk beside them, one by a paper step, unbroken, and the grown outline be
-        // well backed; past a page's side, a pale table lies beyond a strip where they show no
-        // such step, and a strip of desk in something's shade is darker than the desk on one side.
+        // across a page leaves its part in shade lighter than the desk in shade round it (and
+        // a part turned from the light at a fold, on a desk lit unevenly, may be lighter than
+        // the desk on one side and darker on the other): there the band may step either way,
+        // so the page's sides must go on into it as edges, one with a paper step, unbroken, and
+        // the grown outline be well backed; past a page's side, a pale table lies beyond a strip
+        // where they show no such step, and a strip of desk in something's shade is the desk's
+        // own level right past one of the page's corners.
         return extendedOverShade(choice, minimumConfidence: minimumConfidence, textless: textless)
             ?? extendedOverShade(choice, minimumConfidence: Self.laterPlaceConfidence, eitherWay: true, textless: textless)
                 .flatMap { paperContinues(from: choice.quad, into: $0.quad, step: Self.minimumPaperStep, bothSides: true) ? $0 : nil }
@@ -209,11 +211,12 @@ extension GradientField {
     /// a shadow's edge across one sheet): a side meeting it keeps its step, unbroken, just past
     /// it. A second sheet beside a page, printed as it is, makes a region round both, but
     /// between them lies a strip of what they lie on, and there the page's sides show no step.
-    /// A step counts from `least` grey levels. With `bothSides`, the other side meeting it must
-    /// also be brighter inside at most of those points, by `minimumShadeStep`: paper in shade
-    /// is brighter than what it lies on in the same shade (if by little, on a pale desk), but a
-    /// strip of desk in the shade of something beside the page steps up on one side at most.
-    /// (A shadow's soft edge crossing a side slantwise hides the step over its penumbra.)
+    /// A step counts from `least` grey levels. With `bothSides`, each side meeting it must also
+    /// show an edge at most of those points, a step of `minimumShadeStep` either way (the
+    /// desk's light may fall either side of a sheet's part in shade): a sheet's sides go on
+    /// past a crease, but beside a strip of desk in something's shade, the desk goes on past
+    /// the page's corner at the strip's own level. (A shadow's soft edge crossing a side
+    /// slantwise hides its step over the penumbra, so the second need not be unbroken.)
     func paperContinues(from part: Quad, into whole: Quad, step least: Float = minimumShadeStep, bothSides: Bool = false) -> Bool {
         let margin = nestingDistance
         let wholeSides = sideLines(whole)
@@ -228,7 +231,7 @@ extension GradientField {
                          stepsPast(c[(k + 1) % 4], along: after * -1, inward: Point(-after.y, after.x))]
             // One alone may be noise: two running missed break the step.
             func unbroken(_ side: [Float]) -> Bool { !zip(side, side.dropFirst()).contains { $0 < least && $1 < least } }
-            func mostly(_ side: [Float]) -> Bool { 2 * side.filter { $0 >= Self.minimumShadeStep }.count > side.count }
+            func mostly(_ side: [Float]) -> Bool { 2 * side.filter { abs($0) >= Self.minimumShadeStep }.count > side.count }
             return steps.contains(where: unbroken) && (!bothSides || steps.allSatisfy(mostly))
         }
     }
