@@ -1550,6 +1550,35 @@ import Testing
         }
     }
 
+    @Test("a sheet's part past a crease has edges along both sides carried on; a strip of desk has one at most")
+    func paperContinuesOnBothSides() throws {
+        let w = 200, h = 170
+        // The part in light (215) below y = 80, between x = 40 and 160, on a desk lit unevenly:
+        // 100 left of x = 100, 140 right of it. Past the crease, a band at 120 between the
+        // sides carried on: the sheet's part in shade, or (`deskBeyond`) the desk itself in
+        // something's shade, at the band's own level right of the page's corner.
+        func photo(deskBeyond: Bool) throws -> GradientField {
+            var pixels = [UInt8](repeating: 0, count: w * h)
+            for y in 0..<h {
+                for x in 0..<w {
+                    let inBand = y < 80 && x >= 40 && (x < 160 || deskBeyond && x >= 100)
+                    pixels[y * w + x] = y >= 80 && y < 160 && x >= 40 && x < 160 ? 215 : inBand ? 120 : x < 100 ? 100 : 140
+                }
+            }
+            return GradientField(try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels))
+        }
+        let part = Quad(topLeft: Point(40, 80), topRight: Point(160, 80), bottomRight: Point(160, 160), bottomLeft: Point(40, 160))
+        let whole = Quad(topLeft: Point(40, 20), topRight: Point(160, 20), bottomRight: Point(160, 160), bottomLeft: Point(40, 160))
+        let sheet = try photo(deskBeyond: false), desk = try photo(deskBeyond: true)
+        // Either way the left side keeps a paper step up into the band.
+        let sheetOneSide = sheet.paperContinues(from: part, into: whole, step: 6)
+        let deskOneSide = desk.paperContinues(from: part, into: whole, step: 6)
+        #expect(sheetOneSide && deskOneSide)
+        let sheetBoth = sheet.paperContinues(from: part, into: whole, step: 6, bothSides: true)
+        let deskBoth = desk.paperContinues(from: part, into: whole, step: 6, bothSides: true)
+        #expect(sheetBoth && !deskBoth)
+    }
+
     @Test("closing wipes out strokes narrower than its square and keeps a bright square where it was")
     func closing() {
         let w = 60, h = 60

@@ -229,16 +229,17 @@ extension GradientField {
             let before = (c[k] - c[(k + 3) % 4]).unit, after = (c[(k + 2) % 4] - c[(k + 1) % 4]).unit
             let steps = [stepsPast(c[k], along: before, inward: Point(-before.y, before.x)),
                          stepsPast(c[(k + 1) % 4], along: after * -1, inward: Point(-after.y, after.x))]
-            // One alone may be noise: two running missed break the step.
-            func unbroken(_ side: [Float]) -> Bool { !zip(side, side.dropFirst()).contains { $0 < least && $1 < least } }
-            func mostly(_ side: [Float]) -> Bool { 2 * side.filter { abs($0) >= Self.minimumShadeStep }.count > side.count }
+            // One alone may be noise: two running missed (or out of the frame) break the step.
+            func kept(_ step: Float?) -> Bool { step.map { $0 >= least } ?? false }
+            func unbroken(_ side: [Float?]) -> Bool { !zip(side, side.dropFirst()).contains { !kept($0) && !kept($1) } }
+            func mostly(_ side: [Float?]) -> Bool { 2 * side.filter { abs($0 ?? 0) >= Self.minimumShadeStep }.count > side.count }
             return steps.contains(where: unbroken) && (!bothSides || steps.allSatisfy(mostly))
         }
     }
 
     /// The step across the edge through `start`, paper on its `inward` hand, at the points
-    /// `gapDepths` pixels along `direction` (-infinity where it leaves the frame).
-    func stepsPast(_ start: Point, along direction: Point, inward: Point) -> [Float] {
+    /// `gapDepths` pixels along `direction` (nil where it leaves the frame).
+    func stepsPast(_ start: Point, along direction: Point, inward: Point) -> [Float?] {
         Self.gapDepths.map { d in
             let p = start + direction * Double(d)
             var inside: Float = 0, outside: Float = 0, count: Float = 0
@@ -248,7 +249,7 @@ extension GradientField {
                 outside += o
                 count += 1
             }
-            return count > 0 ? (inside - outside) / count : -.infinity
+            return count > 0 ? (inside - outside) / count : nil
         }
     }
 
