@@ -501,6 +501,32 @@ import Testing
         #expect(grown.quad.topLeft == part.quad.topLeft && grown.quad.topRight == part.quad.topRight, "\(grown.quad)")
     }
 
+    /// The desk right of x = 470 lies in something's shade, at the part in shade's own level
+    /// (182): past the crease the page's right side shows no step at all; its left side and most
+    /// of its far edge show the band. A part in light too small to be a page alone grows over it
+    /// only where a side may show none (`levelSide`), that side backing none of the outline.
+    @Test("a small part in light grows over a part in shade one of whose sides lies against a desk at its own level")
+    func shadeWithLevelSide() throws {
+        let (photo, page, lit) = try Self.foldedOnLightDesk(crease: 0.35, shade: 182) { x in x < 470 ? 200 : 182 }
+        #expect(lit.area / (800 * 600) < 0.12)
+        let (field, textless) = GradientField.views(of: photo.downsampled(by: 2), closingRadius: Int((GradientField.closingShare * 400).rounded()))
+        let part = ScoredQuad(quad: Quad(topLeft: lit.topLeft * 0.5, topRight: lit.topRight * 0.5, bottomRight: lit.bottomRight * 0.5,
+                                         bottomLeft: lit.bottomLeft * 0.5), confidence: 1, isFrame: false)
+        let bothSides = field.extendedOverShade(part, minimumConfidence: 0, eitherWay: true, textless: textless)
+        #expect(bothSides == nil)
+        let outcome = field.extendedOverShade(part, minimumConfidence: 0, eitherWay: true, levelSide: true, textless: textless)
+        let grown = try #require(outcome)
+        #expect(grown.quad.bottomLeft.distance(to: page.bottomLeft * 0.5) < 4, "\(grown.quad)")
+        // The level side keeps the part in light's line, which the kink at the crease (3 px here,
+        // a third of the way down) turns off the page's by 3 / 0.35 px at its far end.
+        let sideLine = Line(through: part.quad.topRight, part.quad.bottomRight)
+        #expect(abs(Point.dot(grown.quad.bottomRight, sideLine.normal) - sideLine.rho) < 0.5, "\(grown.quad)")
+        #expect(grown.quad.bottomRight.distance(to: page.bottomRight * 0.5) < 10, "\(grown.quad)")
+        #expect(grown.quad.topLeft == part.quad.topLeft && grown.quad.topRight == part.quad.topRight, "\(grown.quad)")
+        // The right side past the crease is unbacked: the outline is backed less than all round.
+        #expect(grown.confidence < 0.8, "\(grown.confidence)")
+    }
+
     /// Past the page's right side, between its top and bottom carried on, a band darker than the
     /// desk (170 against 200) reads as the part of a sheet in shade. With a dark object in it
     /// (60, a laptop), the band is no paper all the way to where its far edge rises.

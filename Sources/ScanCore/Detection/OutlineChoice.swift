@@ -84,7 +84,7 @@ extension GradientField {
         guard let part = bestQuad(minimumAreaFraction: minimumAreaFraction * Self.smallestLitShare, minimumConfidence: minimumConfidence,
                                   extraLines: extraLines, textless: textless),
               !part.isFrame, part.confidence >= minimumConfidence,
-              let whole = extendedOverShade(part, minimumConfidence: minimumConfidence, eitherWay: true, textless: textless)
+              let whole = extendedOverShade(part, minimumConfidence: minimumConfidence, eitherWay: true, levelSide: true, textless: textless)
                 ?? extendedOverPrint(part, textless: textless),
               whole.quad.area >= minimumAreaFraction * Double(width * height) else { return nil }
         return whole

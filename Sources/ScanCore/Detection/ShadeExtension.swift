@@ -9,7 +9,9 @@ import Foundation
 // way from the part in light, so the line search does not back them. The outline grows over
 // that band to its far edge. A part in light too small to be a page alone is part of a sheet
 // for sure, and there the band may also be lighter than the desk where the desk's light falls
-// off: each of its edges steps whichever way the desk beside it lies.
+// off: each of its edges steps whichever way the desk beside it lies, and one of the sides carried
+// on may show no step at all, where the desk beside it lies at the band's own level (its other
+// side and its far edge still show the band).
 
 extension GradientField {
     /// The part in shade is paper turned from the light: at least this share of the part in
@@ -43,11 +45,12 @@ extension GradientField {
     /// `outline` grown across the side beyond which the sheet goes on in shade darker than the
     /// desk (or, with `eitherWay`, lighter than it in places), to that part's far edge; nil where
     /// no side has such a part beyond it, backed at least `minimumConfidence` by edges.
-    func extendedOverShade(_ outline: ScoredQuad, minimumConfidence: Double, eitherWay: Bool = false, textless: GradientField) -> ScoredQuad? {
+    func extendedOverShade(_ outline: ScoredQuad, minimumConfidence: Double, eitherWay: Bool = false, levelSide: Bool = false,
+                           textless: GradientField) -> ScoredQuad? {
         guard !outline.isFrame, let paper = interior(outline.quad)?.inside else { return nil }
         var best: ScoredQuad?
         for k in 0..<4 {
-            guard let grown = shade(beyond: k, of: outline.quad, paper: paper, eitherWay: eitherWay, textless: textless),
+            guard let grown = shade(beyond: k, of: outline.quad, paper: paper, eitherWay: eitherWay, levelSide: levelSide, textless: textless),
                   grown.confidence >= minimumConfidence, grown.confidence > best?.confidence ?? 0 else { continue }
             best = grown
         }
@@ -56,8 +59,9 @@ extension GradientField {
 
     /// The whole sheet where side `k` of `q` (the part in light, its paper at level `paper`) is
     /// a crease with a part in shade beyond it, darker than the desk (either way, with
-    /// `eitherWay`); nil otherwise.
-    func shade(beyond k: Int, of q: Quad, paper: Float, eitherWay: Bool, textless: GradientField) -> ScoredQuad? {
+    /// `eitherWay`); nil otherwise. With `levelSide`, one of the sides carried on may show no
+    /// step at all (the desk beside it at the part in shade's own level) and backs none of it.
+    func shade(beyond k: Int, of q: Quad, paper: Float, eitherWay: Bool, levelSide: Bool = false, textless: GradientField) -> ScoredQuad? {
         let depth = depth(across: k, of: q)
         guard depth >= 8 else { return nil }
         // Past the crease, the band is darker than what lies beside it, just past each side
@@ -71,7 +75,10 @@ extension GradientField {
         func polarity(_ step: Float) -> Float? {
             step <= -Self.minimumShadeStep ? -1 : (eitherWay && step >= Self.minimumShadeStep ? 1 : nil)
         }
-        guard let polarityBefore = polarity(besideBefore), let polarityAfter = polarity(besideAfter) else { return nil }
+        let polarityBefore = polarity(besideBefore), polarityAfter = polarity(besideAfter)
+        guard polarityBefore != nil || polarityAfter != nil,
+              (polarityBefore != nil && polarityAfter != nil) || levelSide
+        else { return nil }
         // Row `d` of the band beyond side `k`, between its neighbours carried on; nil where they
         // meet far off (nearly parallel to the crease) and bound no band.
         func band(_ d: Double) -> (Point, Point)? {
@@ -145,8 +152,13 @@ extension GradientField {
         let turn = tan(Self.maximumShadeTurn)
         // Clockwise, so that each normal points into the sheet: the side before the crease
         // runs out to the far edge, which runs as the crease does, and the side after comes back.
-        let cornerBefore = steepestDescent(to: farBefore, along: rough, within: turn * c[k].distance(to: farBefore), polarity: polarityBefore) { (c[k], $0) }
-        let cornerAfter = steepestDescent(to: farAfter, along: rough, within: turn * c[(k + 1) % 4].distance(to: farAfter), polarity: polarityAfter) { ($0, c[(k + 1) % 4]) }
+        // A side with no step keeps its line: nothing shows where it turns.
+        let cornerBefore = polarityBefore.map { polarity in
+            steepestDescent(to: farBefore, along: rough, within: turn * c[k].distance(to: farBefore), polarity: polarity) { (c[k], $0) }
+        } ?? farBefore
+        let cornerAfter = polarityAfter.map { polarity in
+            steepestDescent(to: farAfter, along: rough, within: turn * c[(k + 1) % 4].distance(to: farAfter), polarity: polarity) { ($0, c[(k + 1) % 4]) }
+        } ?? farAfter
         corners[k] = cornerBefore
         corners[(k + 1) % 4] = cornerAfter
         let grown = Quad(topLeft: corners[0], topRight: corners[1], bottomRight: corners[2], bottomLeft: corners[3])
@@ -166,7 +178,12 @@ extension GradientField {
             return counts
         }
         var shadeCounts: [(hits: Int, steps: Int)] = []
-        for (a, b) in shaded {
+        for (i, (a, b)) in shaded.enumerated() {
+            // A side with no step backs none of the outline.
+            if (i == 0 && polarityBefore == nil) || (i == 2 && polarityAfter == nil) {
+                shadeCounts.append((0, Int(a.distance(to: b))))
+                continue
+            }
             let middle = (a + b) * 0.5
             guard let edge = counts([(a, b)]) ?? (eitherWay ? counts([(a, middle), (middle, b)]) : nil) else { return nil }
             shadeCounts.append(edge)
