@@ -445,8 +445,9 @@ import Testing
     /// the share of the page above it; at 35% the part in light is under 12% of the frame, too
     /// small to be a page alone. `printedShade`: print runs on below the crease. `raised`: how
     /// far the page's top corners are moved up (past the frame, for a page cut by it). `desk`:
-    /// the desk's level at column x.
-    static func foldedOnLightDesk(crease: Double, shade: Double, printedShade: Bool = true, raised: Double = 0,
+    /// the desk's level at column x. `heading`: the print above the first row is one dark band
+    /// up to the top edge; else the page has a blank top margin.
+    static func foldedOnLightDesk(crease: Double, shade: Double, printedShade: Bool = true, raised: Double = 0, heading: Bool = true,
                                   desk: (Int) -> Double = { _ in 200 }) throws
         -> (photo: PixelBuffer, page: Quad, lit: Quad) {
         let up = Point(0, raised)
@@ -458,7 +459,7 @@ import Testing
         let shaded = Quad(topLeft: left, topRight: right, bottomRight: page.bottomRight, bottomLeft: page.bottomLeft)
         let photo = try drawn(seed: 18) { x, y, p in
             // Rows of print clear of the margins, on both parts.
-            let printed = x > 285 && x < 520 && (y - 100) % 22 < 8 && (x / 9) % 7 != 6
+            let printed = x > 285 && x < 520 && (heading || y >= 122) && (y - 100) % 22 < 8 && (x / 9) % 7 != 6
             if lit.contains(p) { return printed && y < Int(left.y) - 12 ? 60 : 235 }
             if shaded.contains(p) { return printed && printedShade && y > Int(right.y) + 14 && y < 500 ? 50 : shade }
             return desk(x)
@@ -501,13 +502,14 @@ import Testing
         #expect(grown.quad.topLeft == part.quad.topLeft && grown.quad.topRight == part.quad.topRight, "\(grown.quad)")
     }
 
-    /// The desk right of x = 470 lies in something's shade, at the part in shade's own level
+    /// The desk right of x = 510 lies in something's shade, at the part in shade's own level
     /// (182): past the crease the page's right side shows no step at all; its left side and most
     /// of its far edge show the band. A part in light too small to be a page alone grows over it
-    /// only where a side may show none (`levelSide`), that side backing none of the outline.
+    /// only where a side may show none (`levelSide`), that side backing none of the outline, and
+    /// only while every other side is well backed.
     @Test("a small part in light grows over a part in shade one of whose sides lies against a desk at its own level")
     func shadeWithLevelSide() throws {
-        let (photo, page, lit) = try Self.foldedOnLightDesk(crease: 0.35, shade: 182) { x in x < 470 ? 200 : 182 }
+        let (photo, page, lit) = try Self.foldedOnLightDesk(crease: 0.35, shade: 182, heading: false) { x in x < 510 ? 200 : 182 }
         #expect(lit.area / (800 * 600) < 0.12)
         let (field, textless) = GradientField.views(of: photo.downsampled(by: 2), closingRadius: Int((GradientField.closingShare * 400).rounded()))
         let part = ScoredQuad(quad: Quad(topLeft: lit.topLeft * 0.5, topRight: lit.topRight * 0.5, bottomRight: lit.bottomRight * 0.5,
@@ -525,6 +527,12 @@ import Testing
         #expect(grown.quad.topLeft == part.quad.topLeft && grown.quad.topRight == part.quad.topRight, "\(grown.quad)")
         // The right side past the crease is unbacked: the outline is backed less than all round.
         #expect(grown.confidence < 0.8, "\(grown.confidence)")
+        // With its print in one dark band up to the top edge, the part's top side is poorly
+        // backed: a side with no step is then no longer the only doubt, and nothing grows.
+        let (headed, _, _) = try Self.foldedOnLightDesk(crease: 0.35, shade: 182) { x in x < 510 ? 200 : 182 }
+        let views = GradientField.views(of: headed.downsampled(by: 2), closingRadius: Int((GradientField.closingShare * 400).rounded()))
+        let doubtful = views.field.extendedOverShade(part, minimumConfidence: 0, eitherWay: true, levelSide: true, textless: views.textless)
+        #expect(doubtful == nil)
     }
 
     /// Past the page's right side, between its top and bottom carried on, a band darker than the

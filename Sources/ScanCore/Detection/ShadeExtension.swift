@@ -11,7 +11,7 @@ import Foundation
 // for sure, and there the band may also be lighter than the desk where the desk's light falls
 // off: each of its edges steps whichever way the desk beside it lies, and one of the sides carried
 // on may show no step at all, where the desk beside it lies at the band's own level (its other
-// side and its far edge still show the band).
+// side and its far edge still show the band, and the grown outline's other sides are well backed).
 
 extension GradientField {
     /// The part in shade is paper turned from the light: at least this share of the part in
@@ -41,6 +41,9 @@ extension GradientField {
     /// The gradient that backs an edge of the part in shade. Its step is faint and already shown
     /// by the levels either side; what backs it is a gradient pointing across it all along.
     static let shadeEdgeFloor: Float = 1
+    /// Where one side carried on shows no step, how well each of the grown outline's other sides
+    /// must be backed: as a side backed all along is (`confidence` counts this as full).
+    static let levelSideBacking = 0.8
 
     /// `outline` grown across the side beyond which the sheet goes on in shade darker than the
     /// desk (or, with `eitherWay`, lighter than it in places), to that part's far edge; nil where
@@ -60,7 +63,8 @@ extension GradientField {
     /// The whole sheet where side `k` of `q` (the part in light, its paper at level `paper`) is
     /// a crease with a part in shade beyond it, darker than the desk (either way, with
     /// `eitherWay`); nil otherwise. With `levelSide`, one of the sides carried on may show no
-    /// step at all (the desk beside it at the part in shade's own level) and backs none of it.
+    /// step at all (the desk beside it at the part in shade's own level) and backs none of it,
+    /// where every other side of the grown outline is well backed.
     func shade(beyond k: Int, of q: Quad, paper: Float, eitherWay: Bool, levelSide: Bool = false, textless: GradientField) -> ScoredQuad? {
         let depth = depth(across: k, of: q)
         guard depth >= 8 else { return nil }
@@ -203,6 +207,9 @@ extension GradientField {
         let (oppositeStart, oppositeEnd) = (c[(k + 2) % 4], c[(k + 3) % 4])
         let opposite = liesOnFrame(oppositeStart, oppositeEnd) ? Self.borderSupport : share(litCount(oppositeStart, oppositeEnd))
         let supports = [share(litBefore, shadeCounts[0]), share(shadeCounts[1]), share(shadeCounts[2], litAfter), opposite]
+        // A side with no step is explained only where every other side stands on its own.
+        let levelSides = [polarityBefore == nil ? 0 : nil, polarityAfter == nil ? 2 : nil].compactMap { $0 }
+        if !levelSides.isEmpty, supports.indices.contains(where: { !levelSides.contains($0) && supports[$0] < Self.levelSideBacking }) { return nil }
         let confidence = Self.confidence(supports)
         return ScoredQuad(quad: grown, confidence: confidence, isFrame: false, backing: confidence)
     }
