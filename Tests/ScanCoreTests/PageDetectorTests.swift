@@ -362,7 +362,7 @@ import Testing
             let row = (y - 100) % 22
             return y >= 100 && y < 300 && row < 8 && x >= 200 && x < 600 && (x / 9) % 5 != 4 ? 60 : 252
         }
-        let (field, textless) = GradientField.views(of: photo.downsampled(by: 2), closingRadius: Int((GradientField.closingShare * 400).rounded()))
+        let (field, textless) = Self.workingViews(photo)
         // Working pixels: the block's last row lies at 138–142, just inside the bottom side; the
         // band past it is blank.
         let block = Quad(topLeft: Point(100, 50), topRight: Point(300, 50), bottomRight: Point(300, 150), bottomLeft: Point(100, 150))
@@ -440,6 +440,17 @@ import Testing
         #expect(SyntheticPhoto.cornerError(detection.quad, Self.corners) < 40, "\(detection.quad)")
     }
 
+    /// The two views detection reads of an 800-pixel-wide photo: its working copy at half size,
+    /// and that copy with the print wiped out by the closing detection picks for it.
+    static func workingViews(_ photo: PixelBuffer) -> (field: GradientField, textless: GradientField) {
+        GradientField.views(of: photo.downsampled(by: 2), closingRadius: Int((GradientField.closingShare * 400).rounded()))
+    }
+
+    /// `quad` in the half-size working copy's pixels.
+    static func halved(_ quad: Quad) -> Quad {
+        Quad(topLeft: quad.topLeft * 0.5, topRight: quad.topRight * 0.5, bottomRight: quad.bottomRight * 0.5, bottomLeft: quad.bottomLeft * 0.5)
+    }
+
     /// A page folded across, on a light desk (200): the part above the crease in light (235),
     /// the part below turned from it (`shade`), its sides kinked at the crease by 6 px. `crease`:
     /// the share of the page above it; at 35% the part in light is under 12% of the frame, too
@@ -489,9 +500,8 @@ import Testing
         let (photo, page, lit) = try Self.foldedOnLightDesk(crease: 0.35, shade: 198) { x in 150 + 0.125 * Double(x) }
         #expect(lit.area / (800 * 600) < 0.12)
         // The working copy detection reads (half size).
-        let (field, textless) = GradientField.views(of: photo.downsampled(by: 2), closingRadius: Int((GradientField.closingShare * 400).rounded()))
-        let part = ScoredQuad(quad: Quad(topLeft: lit.topLeft * 0.5, topRight: lit.topRight * 0.5, bottomRight: lit.bottomRight * 0.5,
-                                         bottomLeft: lit.bottomLeft * 0.5), confidence: 1, isFrame: false)
+        let (field, textless) = Self.workingViews(photo)
+        let part = ScoredQuad(quad: Self.halved(lit), confidence: 1, isFrame: false)
         // Taken out of `#require`, which would print the whole field on a failure.
         let darkerOnly = field.extendedOverShade(part, minimumConfidence: 0.55, textless: textless)
         #expect(darkerOnly == nil)
@@ -511,9 +521,8 @@ import Testing
     func shadeWithLevelSide() throws {
         let (photo, page, lit) = try Self.foldedOnLightDesk(crease: 0.35, shade: 182, heading: false) { x in x < 510 ? 200 : 182 }
         #expect(lit.area / (800 * 600) < 0.12)
-        let (field, textless) = GradientField.views(of: photo.downsampled(by: 2), closingRadius: Int((GradientField.closingShare * 400).rounded()))
-        let part = ScoredQuad(quad: Quad(topLeft: lit.topLeft * 0.5, topRight: lit.topRight * 0.5, bottomRight: lit.bottomRight * 0.5,
-                                         bottomLeft: lit.bottomLeft * 0.5), confidence: 1, isFrame: false)
+        let (field, textless) = Self.workingViews(photo)
+        let part = ScoredQuad(quad: Self.halved(lit), confidence: 1, isFrame: false)
         let bothSides = field.extendedOverShade(part, minimumConfidence: 0, eitherWay: true, textless: textless)
         #expect(bothSides == nil)
         let outcome = field.extendedOverShade(part, minimumConfidence: 0, eitherWay: true, levelSide: true, textless: textless)
@@ -530,7 +539,7 @@ import Testing
         // With its print in one dark band up to the top edge, the part's top side is poorly
         // backed: a side with no step is then no longer the only doubt, and nothing grows.
         let (headed, _, _) = try Self.foldedOnLightDesk(crease: 0.35, shade: 182) { x in x < 510 ? 200 : 182 }
-        let views = GradientField.views(of: headed.downsampled(by: 2), closingRadius: Int((GradientField.closingShare * 400).rounded()))
+        let views = Self.workingViews(headed)
         let doubtful = views.field.extendedOverShade(part, minimumConfidence: 0, eitherWay: true, levelSide: true, textless: views.textless)
         #expect(doubtful == nil)
     }
@@ -569,7 +578,7 @@ import Testing
     func shadeBeyondFrameLeaningPart() throws {
         let (photo, page, lit) = try Self.foldedOnLightDesk(crease: 0.35, shade: 182, raised: 110)
         // The working copy detection reads (half size), and the part in light cut at its top.
-        let (field, textless) = GradientField.views(of: photo.downsampled(by: 2), closingRadius: Int((GradientField.closingShare * 400).rounded()))
+        let (field, textless) = Self.workingViews(photo)
         func onTop(_ a: Point, _ b: Point) -> Point { Point((a.x + (b.x - a.x) * (0 - a.y) / (b.y - a.y)) / 2, 0.5) }
         let part = Quad(topLeft: onTop(lit.topLeft, lit.bottomLeft), topRight: onTop(lit.topRight, lit.bottomRight),
                         bottomRight: lit.bottomRight * 0.5, bottomLeft: lit.bottomLeft * 0.5)

@@ -80,9 +80,10 @@ extension GradientField {
             step <= -Self.minimumShadeStep ? -1 : (eitherWay && step >= Self.minimumShadeStep ? 1 : nil)
         }
         let polarityBefore = polarity(besideBefore), polarityAfter = polarity(besideAfter)
-        guard polarityBefore != nil || polarityAfter != nil,
-              (polarityBefore != nil && polarityAfter != nil) || levelSide
-        else { return nil }
+        // The sides with no step, by their place in the grown outline's pieces and supports
+        // below (0: the side before, 2: the side after).
+        let levelSides = [polarityBefore == nil ? 0 : nil, polarityAfter == nil ? 2 : nil].compactMap { $0 }
+        guard levelSides.isEmpty || (levelSide && levelSides.count == 1) else { return nil }
         // Row `d` of the band beyond side `k`, between its neighbours carried on; nil where they
         // meet far off (nearly parallel to the crease) and bound no band.
         func band(_ d: Double) -> (Point, Point)? {
@@ -184,7 +185,7 @@ extension GradientField {
         var shadeCounts: [(hits: Int, steps: Int)] = []
         for (i, (a, b)) in shaded.enumerated() {
             // A side with no step backs none of the outline.
-            if (i == 0 && polarityBefore == nil) || (i == 2 && polarityAfter == nil) {
+            if levelSides.contains(i) {
                 shadeCounts.append((0, Int(a.distance(to: b))))
                 continue
             }
@@ -208,7 +209,6 @@ extension GradientField {
         let opposite = liesOnFrame(oppositeStart, oppositeEnd) ? Self.borderSupport : share(litCount(oppositeStart, oppositeEnd))
         let supports = [share(litBefore, shadeCounts[0]), share(shadeCounts[1]), share(shadeCounts[2], litAfter), opposite]
         // A side with no step is explained only where every other side stands on its own.
-        let levelSides = [polarityBefore == nil ? 0 : nil, polarityAfter == nil ? 2 : nil].compactMap { $0 }
         if !levelSides.isEmpty, supports.indices.contains(where: { !levelSides.contains($0) && supports[$0] < Self.levelSideBacking }) { return nil }
         let confidence = Self.confidence(supports)
         return ScoredQuad(quad: grown, confidence: confidence, isFrame: false, backing: confidence)
