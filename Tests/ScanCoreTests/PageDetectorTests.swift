@@ -1564,6 +1564,65 @@ import Testing
         #expect(!continues)
     }
 
+    /// A printed page on a desk (110, light falling off to the right), and a second printed
+    /// sheet beside it, under the page's right side and running out of the frame. The page's
+    /// bottom carried on runs along the second sheet's bottom, and its top carried on runs over
+    /// the desk above the second sheet's top, which lies `drop` px lower at the page's side.
+    static func pageBesideSheet(drop: Double) throws -> (photo: PixelBuffer, page: Quad) {
+        let page = Quad(topLeft: Point(150, 80), topRight: Point(420, 60), bottomRight: Point(440, 530), bottomLeft: Point(170, 550))
+        let sheet = Quad(topLeft: Point(400, 60 + drop), topRight: Point(820, 30), bottomRight: Point(820, 499), bottomLeft: Point(400, 531))
+        let photo = try PageDetectorTests.drawn(seed: 41) { x, y, p in
+            if page.contains(p) {
+                let printed = y > 120 && y < 480 && (y - 120) % 18 < 3 && x > 200 && x < 390 && (x / 9) % 5 != 4
+                return printed ? 45 : 218
+            }
+            if sheet.contains(p) {
+                let printed = y > 140 && y < 480 && x > 470 && x < 780 && (x - 470) % 14 < 5 && (y / 23) % 4 != 3
+                return printed ? 40 : 208
+            }
+            return 120 - 0.03 * Double(x)
+        }
+        return (photo, page)
+    }
+
+    @Test("a page beside a second printed sheet running out of the frame is not merged with it")
+    func pageBesideSheet() throws {
+        let (photo, page) = try Self.pageBesideSheet(drop: 45)
+        let detection = try #require(PageDetector().detect(in: photo))
+        // The page alone, but for its bottom-right corner: that may be carried on along the
+        // second sheet's bottom, which goes on from the page's as a curled corner's edge would.
+        for k in [0, 1, 3] {
+            #expect(detection.quad.corner(k).distance(to: page.corner(k)) < 6, "\(detection.quad)")
+        }
+        #expect(!detection.quad.contains(Point(700, 300)), "\(detection.quad)")
+    }
+
+    @Test("a side over the desk along a stretch: the outline holds desk; not where a dark object crosses it")
+    func sideOverGround() throws {
+        let w = 200, h = 170
+        // A page (215) on a desk (100) from x = 20 to 100, y = 40 to 160; the outline runs on along
+        // the page's top to x = 200. With `object`, a black phone (30) lies across the top side
+        // carried on, from x = 100 to 170.
+        func field(object: Bool) throws -> GradientField {
+            var pixels = [UInt8](repeating: 100, count: w * h)
+            for y in 0..<h {
+                for x in 0..<w {
+                    if y >= 40 && y < 160 && x >= 20 && x < 100 { pixels[y * w + x] = 215 }
+                    if object && y >= 25 && y < 60 && x >= 100 && x < 170 { pixels[y * w + x] = 30 }
+                }
+            }
+            return GradientField(try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels))
+        }
+        let outline = Quad(topLeft: Point(20, 40), topRight: Point(200, 40), bottomRight: Point(200, 160), bottomLeft: Point(20, 160))
+        let page = Quad(topLeft: Point(20, 40), topRight: Point(100, 40), bottomRight: Point(100, 160), bottomLeft: Point(20, 160))
+        let desk = try field(object: false), phone = try field(object: true)
+        let strays = desk.runsOverGround(0, of: outline), ownSide = desk.runsOverGround(0, of: page)
+        #expect(strays && !ownSide)
+        // Over the phone the side is level too, but the level outside jumps at both its ends.
+        let overPhone = phone.runsOverGround(0, of: outline)
+        #expect(!overPhone)
+    }
+
     @Test("a sheet goes on past a crease, but not past the strip of desk between two sheets")
     func paperContinuesPastCrease() throws {
         let w = 200, h = 170
