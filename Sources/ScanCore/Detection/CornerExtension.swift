@@ -38,8 +38,9 @@ extension GradientField {
     /// `quad` with each corner moved to where the paper boundary of one of its two sides ends,
     /// when that boundary runs on past the corner. `page` and `ground` are the brightness of
     /// the page and of what it lies on; paper is what is brighter than halfway between them
-    /// (`excludingLight`, up to `lightLevel`).
-    func extendedCorners(_ quad: Quad, page: Float, ground: Float, excludingLight: Bool = false) -> Quad {
+    /// (`excludingLight`, up to `lightLevel`). `textless` is the same view with the print wiped
+    /// out, where known.
+    func extendedCorners(_ quad: Quad, page: Float, ground: Float, excludingLight: Bool = false, textless: GradientField? = nil) -> Quad {
         let paper = paperMask(quad, threshold: (page + ground) / 2, ceiling: excludingLight ? Self.lightLevel : .infinity)
         let c = quad.corners
         let contrast = page - ground
@@ -63,13 +64,17 @@ extension GradientField {
         // A corner moved along one side turns the other about its far corner, where that stays.
         // A curl's chord still runs along the page's edge, near it at least at its ends; a run
         // along the edge of what the page lies on (a pale desk up to the floor) turns the side
-        // out over the desk, where no edge backs it.
+        // out over the desk, where no edge backs it; one along the edge of a second sheet beside
+        // the page, lined up with its side, turns it across that sheet's print.
         for i in 0..<4 {
             guard let leaving = followedLeaving[i] else { continue }
             let (side, far) = leaving ? ((i + 3) % 4, (i + 3) % 4) : (i, (i + 1) % 4)
             guard moved[far] == c[far] else { continue }
             let (a, b) = (side, (side + 1) % 4)
             if sideBacking(moved[a], moved[b]) < Self.minimumTurnedBacking * sideBacking(c[a], c[b]) { return quad }
+            if let textless, fineEdgeShare(along: moved[a], moved[b], from: -3, to: 3, textless: textless) >= Self.maximumTurnedPrint {
+                return quad
+            }
         }
         return extended
     }
@@ -77,6 +82,9 @@ extension GradientField {
     /// The share of its backing by edges that a side a corner's move turns must keep (0.2-0.4
     /// for curled corners; about 0.06 turned over a desk).
     static let minimumTurnedBacking = 0.15
+    /// The share of a turned side on print (fine edges) that shows it runs across a printed
+    /// sheet (0.6-0.8) rather than along the page's edge (a curl's: 0.2 at most).
+    static let maximumTurnedPrint = 0.35
 
     /// The share of side a → b backed by edges stepping across it either way.
     private func sideBacking(_ a: Point, _ b: Point) -> Double {

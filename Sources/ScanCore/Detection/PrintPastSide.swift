@@ -83,6 +83,12 @@ extension GradientField {
     /// little of the band lies in the frame.
     func fineEdgeShare(beyond k: Int, of q: Quad, from: Double, to: Double, textless: GradientField) -> Double {
         let (a, b) = sidesOf(q)[k]
+        return fineEdgeShare(along: a, b, from: from, to: to, textless: textless)
+    }
+
+    /// The share of the band from `from` to `to` px to the left of a → b (outside, for a side
+    /// of a clockwise quad; negative for inside) on fine edges, as `fineEdgeShare(beyond:)`.
+    func fineEdgeShare(along a: Point, _ b: Point, from: Double, to: Double, textless: GradientField) -> Double {
         let normal = Line(through: a, b).normal
         var fine = 0, seen = 0
         var d = from

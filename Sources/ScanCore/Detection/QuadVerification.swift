@@ -137,7 +137,7 @@ extension GradientField {
         // The checks above judge the sides' overall lines; the corners lie where their ends meet.
         let cornered = cornersFromEnds(refined, borders: candidate.sides.map(\.isBorder), polarity: 1)
         // A light source outside is brighter than paper too, and not part of the page.
-        let quad = levels.map { extendedCorners(cornered, page: $0.inside, ground: $0.outside, excludingLight: againstLight) } ?? cornered
+        let quad = levels.map { extendedCorners(cornered, page: $0.inside, ground: $0.outside, excludingLight: againstLight, textless: textless) } ?? cornered
         // Leaning on the frame, a side that steps from paper to the desk along part of its
         // length and runs level over the desk along much of the rest has strayed off the page
         // (onto a second sheet beside it, running out of the frame): the outline holds desk.
