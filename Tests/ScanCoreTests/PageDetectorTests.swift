@@ -571,6 +571,32 @@ import Testing
         }
     }
 
+    /// Past the page's right side a band lighter than the desk beside it (130 against 120): the
+    /// part of a sheet in shade, lighter than the desk in shade, ending where it steps down to
+    /// that desk; or (`laptop`) a strip of desk ending at a laptop's dark body (45).
+    @Test("a band lighter than the desk is grown over to where it steps down to the desk, not to a dark object past it",
+          arguments: [false, true])
+    func bandBesideDarkObject(laptop: Bool) throws {
+        let w = 400, h = 300
+        var pixels = [UInt8](repeating: 120, count: w * h)
+        for y in 40..<260 {
+            for x in 100..<340 {
+                pixels[y * w + x] = x < 220 ? 225 : x < 260 ? 130 : (laptop ? 45 : 120)
+            }
+        }
+        let (field, textless) = GradientField.views(of: try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels), closingRadius: 4)
+        let page = ScoredQuad(quad: Quad(topLeft: Point(100, 40), topRight: Point(220, 40), bottomRight: Point(220, 260), bottomLeft: Point(100, 260)),
+                              confidence: 1, isFrame: false)
+        let outcome = field.extendedOverShade(page, minimumConfidence: 0.55, eitherWay: true, textless: textless)
+        if laptop {
+            #expect(outcome == nil, "\(String(describing: outcome?.quad))")
+        } else {
+            let grown = try #require(outcome)
+            #expect(grown.quad.topRight.distance(to: Point(260, 40)) < 3, "\(grown.quad)")
+            #expect(grown.quad.bottomRight.distance(to: Point(260, 260)) < 3, "\(grown.quad)")
+        }
+    }
+
     /// The page's top lies past the frame, so its part in light leans on the frame there. That
     /// side counts as a frame side does in the search (`borderSupport`), not as an unbacked one,
     /// and the part in shade still grows the outline to the page's bottom corners.

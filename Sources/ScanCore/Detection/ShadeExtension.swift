@@ -33,6 +33,8 @@ extension GradientField {
     /// bends), and must be straight through them to within this many working pixels.
     static let shadePortions: [ClosedRange<Double>] = [0.15...0.29, 0.29...0.43, 0.43...0.57, 0.57...0.71, 0.71...0.85]
     static let shadeEdgeStraightness = 2.0
+    /// How many times the band's step against the desk beside it its far edge may step.
+    static let farStepRatio: Float = 3
     /// A part in light can be this small a share of the frame: the rest of the page is in shade.
     static let smallestLitShare = 0.25
     /// A side may turn at the fold by up to this much: the part standing up is seen at another
@@ -130,6 +132,9 @@ extension GradientField {
                 if (eitherWay ? abs(change) : change) > abs(rise?.step ?? 0) { rise = (change, i) }
             }
             guard let rise, abs(rise.step) >= Self.minimumShadeStep else { return nil }
+            // Past it lies the desk that lies beside the band: a step far beyond the band's
+            // against that desk goes down to something else (a laptop past a strip of desk).
+            guard abs(rise.step) <= Self.farStepRatio * max(abs(besideBefore), abs(besideAfter)) else { return nil }
             let afterPart = profile[(rise.at + 2)...(rise.at + 4)], beforePart = profile[max(0, rise.at - 4)...(rise.at - 2)]
             let clear = rise.step > 0 ? (afterPart.min() ?? 0) - (beforePart.max() ?? 0) : (beforePart.min() ?? 0) - (afterPart.max() ?? 0)
             // All the way to it, the band is paper: a dark object past the page is far darker.
