@@ -1,8 +1,9 @@
 // Ground within an outline: a side that steps from paper to what the page lies on along part
 // of its length, and runs over that ground, level on both hands, along a long stretch of the
 // rest. There the outline holds the desk, not paper: a page's side carried on past its corner
-// to take in a second sheet beside it, which runs on out of the frame or lies askew. An
-// occluding hand or mug is level across a side too, but at its own level, not the desk's.
+// to take in a second sheet beside it, which runs on out of the frame. An object lying across
+// a side is level on both hands too, but its edges cross the side, and the level outside jumps
+// at both ends of the stretch.
 
 extension GradientField {
     /// Whether side `k` of `q` runs over ground on both hands along at least
@@ -55,6 +56,5 @@ extension GradientField {
     }
 
     /// The share of a side that, run over ground in one stretch, shows the outline holds ground.
-    /// An occluder over a side covers less, and is not at the ground's level.
     static let groundStretchShare = 1.0 / 3
 }

@@ -32,8 +32,8 @@ public struct PageDetection: Sendable, Equatable {
 ///    and checked for paper (brighter inside each side and in the middle than round it; darker
 ///    where a light source, a window or lamp, lies just outside a side; paper up to the frame
 ///    along a side on it, and on the frame no side over the desk along a stretch of a third of
-///    it, as a side carried on past a corner to take in a second sheet is); of those that pass, the one whose score times its refined sides'
-///    backing is highest wins;
+///    it, as a side carried on past a corner to take in a second sheet is); of those that pass,
+///    the one whose score times its refined sides' backing is highest wins;
 /// 5. each corner moves to where the parts of its two sides nearest it meet, as a curled or
 ///    folded page's sides bend (`CornerFit`); where the paper boundary of a side runs on past
 ///    a corner (a curled edge, a page standing up at a fold), the corner moves to its end;

@@ -33,7 +33,8 @@ extension GradientField {
     /// bends), and must be straight through them to within this many working pixels.
     static let shadePortions: [ClosedRange<Double>] = [0.15...0.29, 0.29...0.43, 0.43...0.57, 0.57...0.71, 0.71...0.85]
     static let shadeEdgeStraightness = 2.0
-    /// How many times the band's step against the desk beside it its far edge may step.
+    /// The far edge may step by at most this many times the band's step against the desk
+    /// beside it: past it lies that desk.
     static let farStepRatio: Float = 3
     /// A part in light can be this small a share of the frame: the rest of the page is in shade.
     static let smallestLitShare = 0.25
