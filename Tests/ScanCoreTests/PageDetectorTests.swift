@@ -1621,29 +1621,31 @@ import Testing
         #expect(SyntheticPhoto.cornerError(detection.quad, page) < 6, "\(detection.quad)")
     }
 
-    @Test("a side over the desk along a stretch: the outline holds desk; not where a dark object crosses it")
-    func sideOverGround() throws {
+    @Test("a side with no step along a stretch has left the page: over a desk brightening along it; not where a dark object crosses it")
+    func straySide() throws {
         let w = 200, h = 170
         // A page (215) on a desk (100) from x = 20 to 100, y = 40 to 160; the outline runs on along
-        // the page's top to x = 200. With `object`, a black phone (30) lies across the top side
-        // carried on, from x = 100 to 170.
-        func field(object: Bool) throws -> GradientField {
+        // the page's top to x = 200. Past x = 100 lies the desk, a black phone (30) across the top
+        // side carried on (to x = 170), or the desk brightening towards the paper's level (to 190).
+        enum Beyond { case desk, phone, brightDesk }
+        func field(_ beyond: Beyond) throws -> GradientField {
             var pixels = [UInt8](repeating: 100, count: w * h)
             for y in 0..<h {
                 for x in 0..<w {
                     if y >= 40 && y < 160 && x >= 20 && x < 100 { pixels[y * w + x] = 215 }
-                    if object && y >= 25 && y < 60 && x >= 100 && x < 170 { pixels[y * w + x] = 30 }
+                    if beyond == .phone && y >= 25 && y < 60 && x >= 100 && x < 170 { pixels[y * w + x] = 30 }
+                    if beyond == .brightDesk && x >= 100 { pixels[y * w + x] = UInt8(100 + (x - 100) * 9 / 10) }
                 }
             }
             return GradientField(try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels))
         }
         let outline = Quad(topLeft: Point(20, 40), topRight: Point(200, 40), bottomRight: Point(200, 160), bottomLeft: Point(20, 160))
         let page = Quad(topLeft: Point(20, 40), topRight: Point(100, 40), bottomRight: Point(100, 160), bottomLeft: Point(20, 160))
-        let desk = try field(object: false), phone = try field(object: true)
-        let strays = desk.runsOverGround(0, of: outline), ownSide = desk.runsOverGround(0, of: page)
-        #expect(strays && !ownSide)
-        // Over the phone the side is level too, but the level outside jumps at both its ends.
-        let overPhone = phone.runsOverGround(0, of: outline)
+        let desk = try field(.desk), phone = try field(.phone), bright = try field(.brightDesk)
+        let overDesk = desk.strays(0, of: outline), ownSide = desk.strays(0, of: page), overBright = bright.strays(0, of: outline)
+        #expect(overDesk && !ownSide && overBright)
+        // Over the phone the side shows no step either, but the level outside jumps at both ends.
+        let overPhone = phone.strays(0, of: outline)
         #expect(!overPhone)
     }
 

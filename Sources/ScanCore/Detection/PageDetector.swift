@@ -31,8 +31,8 @@ public struct PageDetection: Sendable, Equatable {
 /// 4. the best-scored quads are refined by a weighted least-squares fit to their edge pixels
 ///    and checked for paper (brighter inside each side and in the middle than round it; darker
 ///    where a light source, a window or lamp, lies just outside a side; paper up to the frame
-///    along a side on it, and on the frame no side over the desk along a stretch of a third of
-///    it, as a side carried on past a corner to take in a second sheet is); of those that pass,
+///    along a side on it, and on the frame no side with no step along a third of it, as one
+///    carried on past a corner over the desk to take in a second sheet has); of those that pass,
 ///    the one whose score times its refined sides' backing is highest wins;
 /// 5. each corner moves to where the parts of its two sides nearest it meet, as a curled or
 ///    folded page's sides bend (`CornerFit`); where the paper boundary of a side runs on past

@@ -139,11 +139,11 @@ extension GradientField {
         // A light source outside is brighter than paper too, and not part of the page.
         let quad = levels.map { extendedCorners(cornered, page: $0.inside, ground: $0.outside, excludingLight: againstLight, textless: textless) } ?? cornered
         // Leaning on the frame, a side that steps from paper to the desk along part of its
-        // length and runs level over the desk along much of the rest has strayed off the page
-        // (onto a second sheet beside it, running out of the frame): the outline holds desk.
-        // (A curled page's side bows in from its chord; one clear of the frame may.)
+        // length and shows no step along much of the rest has strayed off the page (onto a
+        // second sheet beside it, running out of the frame). A curled page's side bows in from
+        // its chord, over the desk in its middle; one clear of the frame may.
         if leansOnFrame, let textless,
-           (0..<4).contains(where: { !candidate.sides[$0].isBorder && textless.runsOverGround($0, of: quad) }) { return nil }
+           (0..<4).contains(where: { !candidate.sides[$0].isBorder && textless.strays($0, of: quad) }) { return nil }
         return ScoredQuad(quad: quad, confidence: Self.confidence(supports), isFrame: false, regionFit: candidate.regionFit,
                           backing: Self.confidence(ownSupports))
     }
