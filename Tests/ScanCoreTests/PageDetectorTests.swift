@@ -544,22 +544,29 @@ import Testing
         #expect(doubtful == nil)
     }
 
+    /// A 400×300 grey photo of a desk at `desk` with a page (`paper`) from x = 100 to 220 and
+    /// y = 40 to 260, and `beyond(x)` past its right side to x = 340 between its top and bottom
+    /// carried on: the two working views, and the page's outline.
+    static func pageWithBand(desk: UInt8, paper: UInt8, beyond: (Int) -> UInt8) throws
+        -> (field: GradientField, textless: GradientField, page: ScoredQuad) {
+        let w = 400, h = 300
+        var pixels = [UInt8](repeating: desk, count: w * h)
+        for y in 40..<260 {
+            for x in 100..<340 { pixels[y * w + x] = x < 220 ? paper : beyond(x) }
+        }
+        let (field, textless) = GradientField.views(of: try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels), closingRadius: 4)
+        let page = ScoredQuad(quad: Quad(topLeft: Point(100, 40), topRight: Point(220, 40), bottomRight: Point(220, 260), bottomLeft: Point(100, 260)),
+                              confidence: 1, isFrame: false)
+        return (field, textless, page)
+    }
+
     /// Past the page's right side, between its top and bottom carried on, a band darker than the
     /// desk (170 against 200) reads as the part of a sheet in shade. With a dark object in it
     /// (60, a laptop), the band is no paper all the way to where its far edge rises.
     @Test("a band past a side is grown over only while it is paper: not up to the far edge of a dark object in it",
           arguments: [false, true])
     func darkObjectInShadeBand(object: Bool) throws {
-        let w = 400, h = 300
-        var pixels = [UInt8](repeating: 200, count: w * h)
-        for y in 40..<260 {
-            for x in 100..<340 {
-                pixels[y * w + x] = x < 220 ? 230 : (object && x >= 250 && x < 310 ? 60 : 170)
-            }
-        }
-        let (field, textless) = GradientField.views(of: try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels), closingRadius: 4)
-        let page = ScoredQuad(quad: Quad(topLeft: Point(100, 40), topRight: Point(220, 40), bottomRight: Point(220, 260), bottomLeft: Point(100, 260)),
-                              confidence: 1, isFrame: false)
+        let (field, textless, page) = try Self.pageWithBand(desk: 200, paper: 230) { x in object && x >= 250 && x < 310 ? 60 : 170 }
         // Taken out of `#require`, which would print the whole field on a failure.
         let outcome = field.extendedOverShade(page, minimumConfidence: 0.55, textless: textless)
         if object {
@@ -577,16 +584,7 @@ import Testing
     @Test("a band lighter than the desk is grown over to where it steps down to the desk, not to a dark object past it",
           arguments: [false, true])
     func bandBesideDarkObject(laptop: Bool) throws {
-        let w = 400, h = 300
-        var pixels = [UInt8](repeating: 120, count: w * h)
-        for y in 40..<260 {
-            for x in 100..<340 {
-                pixels[y * w + x] = x < 220 ? 225 : x < 260 ? 130 : (laptop ? 45 : 120)
-            }
-        }
-        let (field, textless) = GradientField.views(of: try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels), closingRadius: 4)
-        let page = ScoredQuad(quad: Quad(topLeft: Point(100, 40), topRight: Point(220, 40), bottomRight: Point(220, 260), bottomLeft: Point(100, 260)),
-                              confidence: 1, isFrame: false)
+        let (field, textless, page) = try Self.pageWithBand(desk: 120, paper: 225) { x in x < 260 ? 130 : (laptop ? 45 : 120) }
         let outcome = field.extendedOverShade(page, minimumConfidence: 0.55, eitherWay: true, textless: textless)
         if laptop {
             #expect(outcome == nil, "\(String(describing: outcome?.quad))")

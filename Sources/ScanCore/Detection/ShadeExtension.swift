@@ -87,6 +87,8 @@ extension GradientField {
         // below (0: the side before, 2: the side after).
         let levelSides = [polarityBefore == nil ? 0 : nil, polarityAfter == nil ? 2 : nil].compactMap { $0 }
         guard levelSides.isEmpty || (levelSide && levelSides.count == 1) else { return nil }
+        // The band's step against the desk beside it, which its far edge's may exceed only so much.
+        let besideStep = max(abs(besideBefore), abs(besideAfter))
         // Row `d` of the band beyond side `k`, between its neighbours carried on; nil where they
         // meet far off (nearly parallel to the crease) and bound no band.
         func band(_ d: Double) -> (Point, Point)? {
@@ -135,7 +137,7 @@ extension GradientField {
             guard let rise, abs(rise.step) >= Self.minimumShadeStep else { return nil }
             // Past it lies the desk that lies beside the band: a step far beyond the band's
             // against that desk goes down to something else (a laptop past a strip of desk).
-            guard abs(rise.step) <= Self.farStepRatio * max(abs(besideBefore), abs(besideAfter)) else { return nil }
+            guard abs(rise.step) <= Self.farStepRatio * besideStep else { return nil }
             let afterPart = profile[(rise.at + 2)...(rise.at + 4)], beforePart = profile[max(0, rise.at - 4)...(rise.at - 2)]
             let clear = rise.step > 0 ? (afterPart.min() ?? 0) - (beforePart.max() ?? 0) : (beforePart.min() ?? 0) - (afterPart.max() ?? 0)
             // All the way to it, the band is paper: a dark object past the page is far darker.
