@@ -89,6 +89,16 @@ extension GradientField {
     /// The share of the band from `from` to `to` px to the left of a → b (outside, for a side
     /// of a clockwise quad; negative for inside) on fine edges, as `fineEdgeShare(beyond:)`.
     func fineEdgeShare(along a: Point, _ b: Point, from: Double, to: Double, textless: GradientField) -> Double {
+        fineEdgeShare(along: a, b, from: from, to: to, textless: textless, tooLittle: 0)
+    }
+
+    /// Whether the band `within` px outside a → b is clear of print: less than
+    /// `printPastSide` of it on fine edges, with enough of it in the frame to tell.
+    func clearOfPrint(along a: Point, _ b: Point, within band: ClosedRange<Double>, textless: GradientField) -> Bool {
+        fineEdgeShare(along: a, b, from: band.lowerBound, to: band.upperBound, textless: textless, tooLittle: 1) < Self.printPastSide
+    }
+
+    private func fineEdgeShare(along a: Point, _ b: Point, from: Double, to: Double, textless: GradientField, tooLittle: Double) -> Double {
         let normal = Line(through: a, b).normal
         var fine = 0, seen = 0
         var d = from
@@ -99,7 +109,7 @@ extension GradientField {
             }
             d += 1
         }
-        return seen >= 50 ? Double(fine) / Double(seen) : 0
+        return seen >= 50 ? Double(fine) / Double(seen) : tooLittle
     }
 
     /// Along the middle 80% of a → b: how many points lie on fine edges, on edges the closing

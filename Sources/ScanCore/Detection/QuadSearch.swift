@@ -57,29 +57,7 @@ extension GradientField {
             if line.isBorder { return Self.borderSupport }
             let cached = cache[key]
             if !cached.isNaN { return cached }
-            // A page edge is a step: the paper a few pixels inside is brighter than what lies a
-            // few pixels outside, along most of the side (a mug or a note over part of it takes
-            // the step there, not the side's median). A ruled line or a table border is dark on
-            // white on both sides and gets no support, however straight it is. Nor does the edge
-            // of a row of print (paper above, ink below): with the print wiped out the step is
-            // gone, while a page's own edge stays, though not always whole: the wiping lifts a
-            // speckled desk towards the top of its speckle, so a faint edge keeps only part of
-            // its step, and a pen or cable lying beside it adds to its step only until it is
-            // wiped out. A third, or half the paper step, is enough; a row of print keeps next to
-            // none. (A strip of desk narrower than the closing's square between the page and the
-            // frame is wiped out with the print: a side that close to the frame keeps its step.)
-            // A photo printed to the page's edge (bled off a magazine page) makes that side
-            // darker inside than out: it is read the other way round, and its support returned
-            // negated, to count only towards the outline's place among the bled ones.
-            var value = 0.0
-            if let reading = meanStep(from, to, medianBeyond: Self.faintestStep) {
-                let sign: Float = reading.darkerInside ? -1 : 1, step = sign * reading.mean
-                guard !reading.darkerInside || step >= Self.darkerInsideStep else { cache[key] = 0; return 0 }
-                let wiped = sign * (hugsFrame(from, to) ? reading.mean : textless?.stepContrast(from, to, paper: false).mean ?? reading.mean)
-                if Self.stepSurvivesWiping(step: step, wiped: wiped) {
-                    value = Double(sign) * support(from, to, polarity: Double(sign), threshold: Self.edgeThreshold(forStep: min(step, wiped), threshold))
-                }
-            }
+            let value = sideSupport(from, to, textless: textless)
             cache[key] = value
             return value
         }
@@ -168,6 +146,40 @@ extension GradientField {
             guard merged[$0].bled else { return outline }
             return sidesOf(outline.quad).contains { stepContrast($0.0, $0.1, paper: false).mean <= -Self.minimumStep } ? outline : nil
         }
+    }
+
+    /// How well the side from → to of a clockwise outline is backed as a page edge, 0–1;
+    /// negative for a side read darker inside than out (`bestQuad`'s bled outlines).
+    ///
+    /// A page edge is a step: the paper a few pixels inside is brighter than what lies a few
+    /// pixels outside, along most of the side (a mug or a note over part of it takes the step
+    /// there, not the side's median). A ruled line or a table border is dark on white on both
+    /// sides and gets no support, however straight it is. Nor does the edge of a row of print
+    /// (paper above, ink below): with the print wiped out the step is gone, while a page's own
+    /// edge stays, though not always whole: the wiping lifts a speckled desk towards the top of
+    /// its speckle, so a faint edge keeps only part of its step, and a pen or cable lying
+    /// beside it adds to its step only until it is wiped out. A third, or half the paper step,
+    /// is enough; a row of print keeps next to none. (A strip of desk narrower than the
+    /// closing's square between the page and the frame is wiped out with the print: a side that
+    /// close to the frame keeps its step.) On a desk as bright as the paper, the thin shadow a
+    /// page casts past its edge may be all that shows of it; the wiping fills that as it fills
+    /// print, but no print lies past it, and the desk beyond is the paper's level: such a side
+    /// is backed on its first-view step. A photo printed to the page's edge (bled off a
+    /// magazine page) makes that side darker inside than out: it is read the other way round,
+    /// and its support returned negated.
+    func sideSupport(_ from: Point, _ to: Point, textless: GradientField?) -> Double {
+        guard let reading = meanStep(from, to, medianBeyond: Self.faintestStep) else { return 0 }
+        let sign: Float = reading.darkerInside ? -1 : 1, step = sign * reading.mean
+        guard !reading.darkerInside || step >= Self.darkerInsideStep else { return 0 }
+        let wiped = sign * (hugsFrame(from, to) ? reading.mean : textless?.stepContrast(from, to, paper: false).mean ?? reading.mean)
+        if Self.stepSurvivesWiping(step: step, wiped: wiped) {
+            return Double(sign) * support(from, to, polarity: Double(sign), threshold: Self.edgeThreshold(forStep: min(step, wiped), threshold))
+        }
+        if !reading.darkerInside, let textless, farPaperStep(from, to) < Self.minimumPaperStep,
+           clearOfPrint(along: from, to, within: 3...7, textless: textless) {
+            return support(from, to, polarity: 1, threshold: Self.edgeThreshold(forStep: step, threshold))
+        }
+        return 0
     }
 
     /// Inserts `entry` into `ranking` (best first), keeping at most `count`.

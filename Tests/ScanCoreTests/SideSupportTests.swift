@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+@testable import ScanCore
+
+/// How the outline search backs one side (`GradientField.sideSupport`).
+@Suite struct SideSupportTests {
+    /// A 400×300 grey photo: a desk at the paper's level (232) with a page from x = 100 to 220
+    /// and y = 40 to 260, rows of print in its middle, and `right(x, y)` past its right side
+    /// from x = 220 to 300 (nil: the desk).
+    static func views(right: (Int, Int) -> UInt8?) throws -> (field: GradientField, textless: GradientField) {
+        let w = 400, h = 300
+        var pixels = [UInt8](repeating: 232, count: w * h)
+        for y in 70..<230 where (y / 6) % 2 == 0 {
+            for x in 120..<200 { pixels[y * w + x] = 40 }
+        }
+        for y in 40..<260 {
+            for x in 220..<300 { if let value = right(x, y) { pixels[y * w + x] = value } }
+        }
+        return GradientField.views(of: try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels), closingRadius: 8)
+    }
+
+    /// The page's right side, top to bottom: inside lies to its left.
+    static let rightSide = (Point(220, 40), Point(220, 260))
+
+    @Test("a page side seen only by the thin shadow it casts on a desk as bright as the paper is backed")
+    func shadowOnlySide() throws {
+        // The shadow: 200 at the page's edge, back to the desk's 232 within 16 px, a ramp too
+        // gentle to make an edge of its own.
+        let (field, textless) = try Self.views { x, _ in x < 236 ? UInt8(200 + 2 * (x - 220)) : nil }
+        let (a, b) = Self.rightSide
+        // The closing fills the shadow as it fills print: the step is gone without print...
+        #expect(textless.stepContrast(a, b, paper: false).mean < 1)
+        #expect(!GradientField.stepSurvivesWiping(step: field.stepContrast(a, b, paper: false).mean, wiped: textless.stepContrast(a, b, paper: false).mean))
+        // ...but no print lies past the side, and the desk beyond is the paper's level.
+        #expect(field.sideSupport(a, b, textless: textless) > 0.8)
+    }
+
+    @Test("the edge of a block of print past a side of plain paper is not backed")
+    func printBlockEdge() throws {
+        // Paper goes on past the side, with rows of print from 3 px past it.
+        let (field, textless) = try Self.views { x, y in x >= 223 && (y / 6) % 2 == 0 ? 40 : nil }
+        let (a, b) = Self.rightSide
+        #expect(field.stepContrast(a, b, paper: false).mean > 10)
+        #expect(field.sideSupport(a, b, textless: textless) == 0)
+    }
+
+    @Test("a shadow on a desk darker than the paper is backed as any page edge is; a faint dip with no step is not")
+    func ordinarySides() throws {
+        // Past the side, the desk 30 levels darker than the paper: the step survives the wiping.
+        let (field, textless) = try Self.views { _, _ in 202 }
+        let (a, b) = Self.rightSide
+        #expect(field.sideSupport(a, b, textless: textless) > 0.8)
+        // A dip of 4 levels past the side: too faint to read.
+        let (faint, faintTextless) = try Self.views { x, _ in x < 236 ? 228 : nil }
+        #expect(faint.sideSupport(a, b, textless: faintTextless) == 0)
+    }
+}
