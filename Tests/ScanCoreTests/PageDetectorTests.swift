@@ -1520,7 +1520,7 @@ import Testing
         #expect(field.longestRun(along: byRun, minimum: GradientField.runFloor) >= 76)
     }
 
-    @Test("a faint page side 8 px from a parallel heading joins the candidates; a line beside an edge that is there without print does not")
+    @Test("a faint page side 8 px from a heading joins the candidates, or beside a line askew of it; a line beside an edge that is there without print does not")
     func edgeBesideHeading() throws {
         // A pale desk (200) with a page 12 levels brighter from y = 100 down, and a dark
         // heading bar from y = 108: in the first view the bar's edges outvote the faint side.
@@ -1542,8 +1542,18 @@ import Testing
         let (_, stepped) = GradientField.views(of: try PixelBuffer(width: w, height: h, format: .gray, pixels: twoSteps), closingRadius: 6)
         #expect(stepped.longestRun(along: heading, minimum: GradientField.runFloor) >= 300)
         #expect(field.admitted([side], besides: [heading], textless: stepped, limit: 8).isEmpty)
-        // Nor beside a line 8 px off at another angle: a side found a few degrees askew.
-        #expect(field.admitted([side], besides: [Line(theta: .pi / 2 + 0.05, rho: 108)], textless: textless, limit: 8).isEmpty)
+        // Beside a line a few degrees askew (a pen over the side pulls its first-view line off
+        // it), with no edge along it without print, the side is new: the askew line parts from
+        // it by 10 px and more across the frame, so it could not stand for it.
+        #expect(field.admitted([side], besides: [Line(theta: .pi / 2 + 0.05, rho: 108)], textless: textless, limit: 8).count == 1)
+        #expect(field.admitted([side], besides: [Line(theta: .pi / 2 + 0.05, rho: 101)], textless: textless, limit: 8).count == 1)
+        // A step as faint but only 60 px long (less than a fifth of the frame) is no page side
+        // of its own beside the askew line.
+        var short = [UInt8](repeating: 200, count: w * h)
+        for y in 100..<h { for x in 40..<100 { short[y * w + x] = 212 } }
+        let (shortField, shortTextless) = GradientField.views(of: try PixelBuffer(width: w, height: h, format: .gray, pixels: short), closingRadius: 6)
+        #expect(shortTextless.longestRun(along: side, minimum: GradientField.runFloor) < 80)
+        #expect(shortField.admitted([side], besides: [Line(theta: .pi / 2 + 0.05, rho: 108)], textless: shortTextless, limit: 8).isEmpty)
         // Without a textless view nothing within the wider distance is new.
         #expect(field.admitted([side], besides: [heading], textless: nil, limit: 8).isEmpty)
     }

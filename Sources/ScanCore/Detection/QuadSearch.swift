@@ -191,26 +191,54 @@ extension GradientField {
     }
 
     /// The first `limit` of `extra` (lines from the textless view, best first) that are not
-    /// already among `known`: one within a few pixels is the same edge, and so is one a little
-    /// further off, unless it runs parallel (a Hough bin apart at most) and no edge at least
-    /// half as long shows along it in `textless`. That is a row of print beside a faint page
-    /// side (a heading under the top edge): strong in the first view, gone without the print.
+    /// already among `known`: one within a few pixels of it wherever it crosses the frame is
+    /// the same edge; one a little further off stands for it only where an edge at least half
+    /// as long shows along it in `textless`. A row of print beside a faint page side (a heading
+    /// under the top edge) is strong in the first view and gone without the print. A known line
+    /// a few degrees askew stands for it too, unless it runs unbroken along `askewSideRun` of
+    /// the frame, as a page's side does: a pen lying over a faint side pulls its first-view line
+    /// askew, and that line parts from the side across the page; a short edge askew of a known
+    /// line is more likely the corner of a block of print (a title box on a slide).
     func admitted(_ extra: [Line], besides known: [Line], textless: GradientField?, limit: Int) -> [Line] {
         let size = Double(max(width, height))
         let sameEdge = size * 0.005 + 2, nearby = size * 0.02 + 3
         var added: [Line] = []
         for line in extra where added.count < limit {
             let all = known + added
-            guard !all.contains(where: { Self.similar($0.theta, $0.rho, line.theta, line.rho, sameEdge) }) else { continue }
+            guard !all.contains(where: { alongside($0, line, within: sameEdge) }) else { continue }
             let near = all.filter { Self.similar($0.theta, $0.rho, line.theta, line.rho, nearby) }
             if !near.isEmpty {
-                guard let textless, near.allSatisfy({ Self.parallel($0, line) }) else { continue }
+                guard let textless else { continue }
                 let run = textless.longestRun(along: line, minimum: Self.runFloor)
+                guard near.allSatisfy({ Self.parallel($0, line) }) || Double(run) >= Self.askewSideRun * size else { continue }
                 guard !near.contains(where: { 2 * textless.longestRun(along: $0, minimum: Self.runFloor) >= run }) else { continue }
             }
             added.append(line)
         }
         return added
+    }
+
+    /// Whether `line` stays within `distance` of `known` wherever it crosses the frame, turned
+    /// from it by under 5°. (Lines a few degrees apart with the same ρ part by 10 px or more
+    /// across the frame: a pen over a faint side pulls its first-view line so far off.)
+    func alongside(_ known: Line, _ line: Line, within distance: Double) -> Bool {
+        guard known.angle(to: line) < 5 * .pi / 180, let (p, q) = frameCrossings(line) else { return false }
+        return [p, q].allSatisfy { abs($0.x * known.cosTheta + $0.y * known.sinTheta - known.rho) < distance }
+    }
+
+    /// Where `line` enters and leaves the frame; nil where it misses it.
+    func frameCrossings(_ line: Line) -> (Point, Point)? {
+        let along = Point(-line.sinTheta, line.cosTheta), foot = line.normal * line.rho
+        var low = -Double.infinity, high = Double.infinity
+        for (o, d, size) in [(foot.x, along.x, Double(width)), (foot.y, along.y, Double(height))] {
+            if abs(d) < 1e-9 {
+                if o < 0 || o > size { return nil }
+                continue
+            }
+            low = max(low, min(-o / d, (size - o) / d))
+            high = min(high, max(-o / d, (size - o) / d))
+        }
+        return high > low ? (foot + along * low, foot + along * high) : nil
     }
 
     /// Whether the side a → b runs along one edge of the frame, so close that the strip of
@@ -225,6 +253,10 @@ extension GradientField {
 
     /// The share of the long side within which a side hugs the frame: the closing's square.
     static let frameStrip = 2 * closingShare
+
+    /// The unbroken run, as a share of the frame's long side, by which an extra line beside a
+    /// known one a few degrees askew of it is a page side of its own.
+    static let askewSideRun = 0.2
 
     /// Lines at most one Hough bin (1°) apart in direction.
     static func parallel(_ a: Line, _ b: Line) -> Bool {
