@@ -113,6 +113,11 @@ public final class ImageSource: Sendable {
             return findFileFormatBuffer(raw.bindMemory(to: UInt8.self).baseAddress, &iff) == 0
         }
         guard found, let format = Self.format(iff) else {
+            if let kind = Self.unreadableImageKind(data) {
+                throw InputError(
+                    .unsupportedFormat, source: name, "is \(kind.name) image, which scantext cannot read",
+                    remedy: "convert it to JPEG or PNG first, e.g. \(kind.converter) \(name == "-" ? "IMAGE" : name) page.\(kind.converter == "djxl" ? "png" : "jpg")")
+            }
             throw InputError(
                 .notAnImage, source: name, "is not an image or PDF scantext can read",
                 remedy: "give a PNG, JPEG, TIFF, WebP, BMP, PNM, GIF or PDF file")
@@ -214,6 +219,21 @@ public final class ImageSource: Sendable {
                 .tooLarge, source: name,
                 "is \(width)×\(height) pixels, over the limit of \(limits.maxPixels / 1_000_000) megapixels",
                 remedy: "shrink it, or raise the limit with --max-megapixels")
+        }
+    }
+
+    /// Image formats Leptonica does not decode, named from their signatures so that a phone's
+    /// HEIC photo is not called "not an image": the name ("a HEIC") and the command-line tool
+    /// that converts it; nil for anything else.
+    static func unreadableImageKind(_ data: Data) -> (name: String, converter: String)? {
+        let head = [UInt8](data.prefix(12))
+        if head.starts(with: [0xFF, 0x0A]) || head.starts(with: [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20]) { return ("a JPEG XL", "djxl") }
+        // ISO base media: a box size, "ftyp", then the major brand.
+        guard head.count == 12, head[4..<8].elementsEqual("ftyp".utf8) else { return nil }
+        switch String(decoding: head[8..<12], as: UTF8.self) {
+        case "avif", "avis": return ("an AVIF", "heif-convert")
+        case "heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs", "mif1", "msf1": return ("a HEIC", "heif-convert")
+        default: return nil
         }
     }
 

@@ -45,6 +45,22 @@ import Testing
         #expect { try ImageSource(name: "x.png", data: data) } throws: { ($0 as? InputError)?.code == code }
     }
 
+    @Test("a HEIC, AVIF or JPEG XL file is named as such, not called 'not an image'", arguments: [
+        ([0, 0, 0, 0x18] + Array("ftypheic".utf8) + [0, 0, 0, 0], "is a HEIC image"),
+        ([0, 0, 0, 0x1C] + Array("ftypavif".utf8) + [0, 0, 0, 0], "is an AVIF image"),
+        ([0xFF, 0x0A, 0xFA, 0x7F, 0x01, 0x90, 0x08, 0, 0, 0, 0, 0], "is a JPEG XL image"),
+    ] as [([UInt8], String)])
+    func unreadableFormats(_ bytes: [UInt8], _ problem: String) {
+        #expect { try ImageSource(name: "IMG_0001.jpg", data: Data(bytes + [UInt8](repeating: 0, count: 64))) } throws: {
+            guard let error = $0 as? InputError else { return false }
+            return error.code == .unsupportedFormat && error.message.hasPrefix("IMG_0001.jpg: \(problem), which scantext cannot read; convert it")
+                && error.message.contains(" IMG_0001.jpg page.")
+        }
+        // An MP4 shares the container but is no image: still "not an image".
+        let mp4 = [0, 0, 0, 0x18] + Array("ftypisom".utf8) + [UInt8](repeating: 0, count: 64)
+        #expect { try ImageSource(name: "clip.mp4", data: Data(mp4)) } throws: { ($0 as? InputError)?.code == .notAnImage }
+    }
+
     @Test("a truncated PNG is corrupt, and the error names the file")
     func truncated() throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("clean.png")))
