@@ -98,6 +98,7 @@ extension GradientField {
         fineEdgeShare(along: a, b, from: band.lowerBound, to: band.upperBound, textless: textless, tooLittle: 1) < Self.printPastSide
     }
 
+    /// `tooLittle` is the share given where under 50 points of the band lie in the frame.
     private func fineEdgeShare(along a: Point, _ b: Point, from: Double, to: Double, textless: GradientField, tooLittle: Double) -> Double {
         let normal = Line(through: a, b).normal
         var fine = 0, seen = 0
