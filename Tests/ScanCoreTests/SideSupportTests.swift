@@ -44,7 +44,7 @@ import Testing
         #expect(field.sideSupport(a, b, textless: textless) == 0)
     }
 
-    @Test("a shadow on a desk darker than the paper is backed as any page edge is; a faint dip with no step is not")
+    @Test("a side against a desk darker than the paper is backed as ever; a dip of a few levels past it is not")
     func ordinarySides() throws {
         // Past the side, the desk 30 levels darker than the paper: the step survives the wiping.
         let (field, textless) = try Self.views { _, _ in 202 }
