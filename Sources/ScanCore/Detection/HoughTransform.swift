@@ -116,24 +116,30 @@ extension GradientField {
         return lines.indices.sorted { runs[$0] > runs[$1] || (runs[$0] == runs[$1] && $0 < $1) }.map { lines[$0] }
     }
 
-    /// The longest stretch of `line` in the frame along which an edge runs: pixels within a
-    /// pixel of it whose gradient points across it, one way all along, at least `minimum`
-    /// strong, with gaps of at most `gap` pixels.
-    func longestRun(along line: Line, minimum: Float, gap: Int = 2) -> Int {
-        let dx = -line.sinTheta, dy = line.cosTheta, nx = line.cosTheta, ny = line.sinTheta
-        let ox = nx * line.rho, oy = ny * line.rho
-        // The stretch of t for which the line lies in the frame.
+    /// The stretch of t for which `line`'s point `normal * rho + (-sin θ, cos θ) * t` lies in
+    /// the frame; nil where it misses it.
+    func frameSpan(of line: Line) -> (low: Double, high: Double)? {
+        let ox = line.cosTheta * line.rho, oy = line.sinTheta * line.rho
         var low = -Double.infinity, high = Double.infinity
-        for (o, d, size) in [(ox, dx, Double(width)), (oy, dy, Double(height))] {
+        for (o, d, size) in [(ox, -line.sinTheta, Double(width)), (oy, line.cosTheta, Double(height))] {
             if abs(d) < 1e-9 {
-                if o < 0 || o > size { return 0 }
+                if o < 0 || o > size { return nil }
                 continue
             }
             let a = (0 - o) / d, b = (size - o) / d
             low = max(low, min(a, b))
             high = min(high, max(a, b))
         }
-        guard high > low else { return 0 }
+        return high > low ? (low, high) : nil
+    }
+
+    /// The longest stretch of `line` in the frame along which an edge runs: pixels within a
+    /// pixel of it whose gradient points across it, one way all along, at least `minimum`
+    /// strong, with gaps of at most `gap` pixels.
+    func longestRun(along line: Line, minimum: Float, gap: Int = 2) -> Int {
+        let dx = -line.sinTheta, dy = line.cosTheta, nx = line.cosTheta, ny = line.sinTheta
+        let ox = nx * line.rho, oy = ny * line.rho
+        guard let (low, high) = frameSpan(of: line) else { return 0 }
         let cosine: Float = 0.94  // within 20° of the line's normal
         let fnx = Float(nx), fny = Float(ny)
         var best = 0, run = 0, missed = 0, runSign: Float = 0

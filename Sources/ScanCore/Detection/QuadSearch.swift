@@ -228,17 +228,9 @@ extension GradientField {
 
     /// Where `line` enters and leaves the frame; nil where it misses it.
     func frameCrossings(_ line: Line) -> (Point, Point)? {
+        guard let (low, high) = frameSpan(of: line) else { return nil }
         let along = Point(-line.sinTheta, line.cosTheta), foot = line.normal * line.rho
-        var low = -Double.infinity, high = Double.infinity
-        for (o, d, size) in [(foot.x, along.x, Double(width)), (foot.y, along.y, Double(height))] {
-            if abs(d) < 1e-9 {
-                if o < 0 || o > size { return nil }
-                continue
-            }
-            low = max(low, min(-o / d, (size - o) / d))
-            high = min(high, max(-o / d, (size - o) / d))
-        }
-        return high > low ? (foot + along * low, foot + along * high) : nil
+        return (foot + along * low, foot + along * high)
     }
 
     /// Whether the side a → b runs along one edge of the frame, so close that the strip of
