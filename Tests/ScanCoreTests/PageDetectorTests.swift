@@ -1686,6 +1686,42 @@ import Testing
         }
     }
 
+    @Test("a sheet's sides go on as edges past a crease; past a page lying on a second sheet, one runs over that sheet")
+    func sidesGoOnPastCrease() throws {
+        let w = 200, h = 170
+        // A printed page (215) on a dark desk (60), x = 20 to 110: past x = 110 the sheet goes on
+        // to x = 180, in shade (170) and printed; or the page lies on a second printed sheet (200)
+        // reaching past it, from x = 100 to 190 and from above its top down to its bottom's line.
+        func views(secondSheet: Bool) throws -> (field: GradientField, textless: GradientField) {
+            var pixels = [UInt8](repeating: 60, count: w * h)
+            for y in 0..<h {
+                for x in 0..<w {
+                    let onPage = x >= 20 && x < 110 && y >= 20 && y < 150
+                    let onFlap = !secondSheet && x >= 110 && x < 180 && y >= 20 && y < 150
+                    let onSheet = secondSheet && x >= 100 && x < 190 && y >= 5 && y < 150
+                    guard onPage || onFlap || onSheet else { continue }
+                    let printed = y >= 30 && y < 140 && (y - 30) % 6 < 2 && x >= 28 && x < 172 && (x / 7) % 4 != 3
+                    pixels[y * w + x] = printed ? 40 : onPage ? 215 : onFlap ? 170 : 200
+                }
+            }
+            let photo = try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels)
+            return GradientField.views(of: photo, closingRadius: max(2, Int((GradientField.closingShare * Double(w)).rounded())))
+        }
+        let part = Quad(topLeft: Point(20, 20), topRight: Point(110, 20), bottomRight: Point(110, 150), bottomLeft: Point(20, 150))
+        let whole = Quad(topLeft: Point(20, 20), topRight: Point(180, 20), bottomRight: Point(180, 150), bottomLeft: Point(20, 150))
+        let folded = try views(secondSheet: false)
+        let flapSides = folded.field.sidesGoOn(from: part, into: whole, textless: folded.textless)
+        #expect(flapSides.count == 2 && flapSides.allSatisfy { $0 >= 0.5 }, "\(flapSides)")
+        // On the second sheet, print runs on and the page's bottom goes on along the sheet's, so
+        // the checks a region round both passes cannot tell it from a crease; the page's top,
+        // carried on over the sheet, is backed by no edge.
+        let onSheet = try views(secondSheet: true)
+        let printed = onSheet.field.printContinues(from: part, into: whole), goesOn = onSheet.field.paperContinues(from: part, into: whole)
+        #expect(printed && goesOn)
+        let sheetSides = onSheet.field.sidesGoOn(from: part, into: whole, textless: onSheet.textless)
+        #expect(sheetSides.count == 2 && sheetSides.contains { $0 < 0.5 }, "\(sheetSides)")
+    }
+
     @Test("a sheet's part past a crease has edges along both sides carried on; a strip of desk has one at most")
     func paperContinuesOnBothSides() throws {
         let w = 200, h = 170

@@ -17,7 +17,8 @@ extension GradientField {
         // faint side; a page's side is one unbroken edge, and the lines are taken longest
         // unbroken edge first.
         let textlessLines = textless.byLongestRun(textless.houghLines(maxLines: 64, voteCap: 1.5, thin: true), minimum: Self.runFloor)
-        let edges = bestQuad(minimumAreaFraction: minimumAreaFraction, minimumConfidence: minimumConfidence, extraLines: textlessLines, textless: textless)
+        let ranked = rankedQuads(minimumAreaFraction: minimumAreaFraction, extraLines: textlessLines, textless: textless)
+        let edges = answer(among: ranked, minimumConfidence: minimumConfidence, textless: textless)
         let regions = paperRegions(textless.luma, minimumAreaFraction: minimumAreaFraction, compare: edges.map { [$0.quad] } ?? [])
         // A region's outline passes the same paper checks as an edge outline, and to stand alone
         // must be as well backed by edges: a side along a soft shadow or a shading boundary is no
@@ -56,7 +57,7 @@ extension GradientField {
         // pass the paper checks yet be too poorly backed by straight edges to stand alone.
         if let whole = checkedRegions.first(where: {
             $0.quad != choice.quad && printContinues(from: choice.quad, into: $0.quad) && paperContinues(from: choice.quad, into: $0.quad)
-        }) {
+        }) ?? wholeSheet(around: choice.quad, among: ranked, textless: textless) {
             choice = whole
         }
         // A crease whose part beyond lies in shade darker than the desk shows that part as a
@@ -74,6 +75,53 @@ extension GradientField {
                 .flatMap { paperContinues(from: choice.quad, into: $0.quad, step: Self.minimumPaperStep, bothSides: true) ? $0 : nil }
             ?? extendedOverPrint(choice, textless: textless)
             ?? choice
+    }
+
+    /// The whole sheet round `part`, where one of `part`'s sides is a crease or a shade boundary
+    /// across the sheet and the sheet's sides run on straight past it: there the whole sheet is
+    /// an edge outline of its own, ranked below the part where the edges of its part beyond
+    /// (crumpled, or in shade) back less of it. It must be well backed, carry print and paper
+    /// on past the crease (`printContinues`, `paperContinues`) as the region round a sheet
+    /// must, and its sides must go on as edges past the crease (`sidesGoOn`): a page lying on
+    /// a second sheet passes the first two where the sheets' edges line up along one side.
+    func wholeSheet(around part: Quad, among ranked: [RankedCandidate], textless: GradientField) -> ScoredQuad? {
+        for candidate in ranked where candidate.candidate.quad.area >= Self.wholeToPart * part.area {
+            guard let whole = verified(candidate, textless: textless), whole.confidence >= Self.laterPlaceConfidence,
+                  printContinues(from: part, into: whole.quad), paperContinues(from: part, into: whole.quad),
+                  sidesGoOn(from: part, into: whole.quad, textless: textless).allSatisfy({ $0 >= Self.backedStretch }) else { continue }
+            return whole
+        }
+        return nil
+    }
+
+    /// The share of its length along which a sheet's side past a crease must be backed.
+    static let backedStretch = 0.5
+
+    /// How well the sheet's sides are backed where they run on past each side of `part` inside
+    /// `whole` (a crease): each side meeting it, carried on to `whole`'s outline, read as a page
+    /// edge (`sideSupport`). Past a crease they are the sheet's own sides; where `whole` takes in
+    /// a second sheet or a strip of desk, at least one runs across what lies there.
+    func sidesGoOn(from part: Quad, into whole: Quad, textless: GradientField) -> [Double] {
+        let margin = nestingDistance
+        let wholeSides = sideLines(whole)
+        let c = part.corners
+        func exit(from start: Point, along direction: Point) -> Point? {
+            let reach = wholeSides.compactMap { line -> Double? in
+                let towards = Point.dot(direction, line.normal)
+                guard towards < -1e-9 else { return nil }
+                return (Point.dot(start, line.normal) - line.rho) / -towards
+            }.filter { $0 > 0 }.min()
+            return reach.map { start + direction * $0 }
+        }
+        var supports: [Double] = []
+        for k in 0..<4 {
+            let middle = (c[k] + c[(k + 1) % 4]) * 0.5
+            guard wholeSides.allSatisfy({ Point.dot(middle, $0.normal) - $0.rho >= margin }) else { continue }
+            let before = (c[k] - c[(k + 3) % 4]).unit, after = (c[(k + 1) % 4] - c[(k + 2) % 4]).unit
+            if let end = exit(from: c[k], along: before) { supports.append(sideSupport(c[k], end, textless: textless)) }
+            if let end = exit(from: c[(k + 1) % 4], along: after) { supports.append(sideSupport(end, c[(k + 1) % 4], textless: textless)) }
+        }
+        return supports
     }
 
     /// A page folded with the part beyond the crease in shade, darker than the desk

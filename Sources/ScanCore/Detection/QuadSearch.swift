@@ -16,6 +16,13 @@ extension GradientField {
     /// With `within`, only outlines nested in it count (`nestedCorners`).
     func bestQuad(minimumAreaFraction: Double, minimumConfidence: Double, extraLines: [Line] = [], textless: GradientField? = nil,
                   within outer: Quad? = nil) -> ScoredQuad? {
+        answer(among: rankedQuads(minimumAreaFraction: minimumAreaFraction, extraLines: extraLines, textless: textless, within: outer),
+               minimumConfidence: minimumConfidence, textless: textless)
+    }
+
+    /// The outlines `bestQuad` chooses among, best-scored first.
+    func rankedQuads(minimumAreaFraction: Double, extraLines: [Line] = [], textless: GradientField? = nil,
+                     within outer: Quad? = nil) -> [RankedCandidate] {
         let lines = houghLines(maxLines: 64)
         let w = Double(width), h = Double(height)
         // A page turned near 45° can have a pair of opposite sides on either side of the
@@ -136,16 +143,27 @@ extension GradientField {
         // Checked best-scored first, each in its place: an outline with a bled side is an extra
         // reading, kept only where well backed (as from the later places) and where its refined
         // outline still has a side clearly darker inside, which the paper checks have judged.
-        var merged = ranked.enumerated().map { (candidate: $1, place: $0, bled: false) }
+        var merged = ranked.enumerated().map { RankedCandidate(candidate: $1, place: $0, bled: false) }
         for (place, candidate) in bled.enumerated() {
             let at = merged.firstIndex { $0.candidate.score < candidate.score } ?? merged.count
-            merged.insert((candidate, Self.firstPlaces + place, true), at: at)
+            merged.insert(RankedCandidate(candidate: candidate, place: Self.firstPlaces + place, bled: true), at: at)
         }
-        return Self.answer(scores: merged.map(\.candidate.score), places: merged.map(\.place), minimumConfidence: minimumConfidence) {
-            guard let outline = verified(merged[$0].candidate, textless: textless) else { return nil }
-            guard merged[$0].bled else { return outline }
-            return sidesOf(outline.quad).contains { stepContrast($0.0, $0.1, paper: false).mean <= -Self.minimumStep } ? outline : nil
+        return merged
+    }
+
+    /// The answer among `ranked` (`answer(scores:places:minimumConfidence:verify:)`).
+    func answer(among ranked: [RankedCandidate], minimumConfidence: Double, textless: GradientField?) -> ScoredQuad? {
+        Self.answer(scores: ranked.map(\.candidate.score), places: ranked.map(\.place), minimumConfidence: minimumConfidence) {
+            verified(ranked[$0], textless: textless)
         }
+    }
+
+    /// `ranked`, checked for paper and refined (`verified`); an outline with a bled side is
+    /// kept only where its refined outline still has a side clearly darker inside.
+    func verified(_ ranked: RankedCandidate, textless: GradientField?) -> ScoredQuad? {
+        guard let outline = verified(ranked.candidate, textless: textless) else { return nil }
+        guard ranked.bled else { return outline }
+        return sidesOf(outline.quad).contains { stepContrast($0.0, $0.1, paper: false).mean <= -Self.minimumStep } ? outline : nil
     }
 
     /// How well the side from → to of a clockwise outline is backed as a page edge, 0–1;
@@ -288,6 +306,14 @@ extension GradientField {
             if !outline.isFrame, outline.confidence >= needed, value > leader.value { best = (value, outline) }
         }
         return best?.outline
+    }
+
+    /// A candidate in `rankedQuads`' order, with its place among its own kind: plain outlines
+    /// from 0, those with a bled side from `firstPlaces`.
+    struct RankedCandidate {
+        var candidate: Candidate
+        var place: Int
+        var bled: Bool
     }
 
     struct Candidate {
