@@ -875,6 +875,17 @@ import Testing
         #expect(detection.quad.intersectionOverUnion(q) > 0.95, "\(detection.quad)")
     }
 
+    /// A page a quarter of the frame, square to it but for the camera's tilt: its sides converge
+    /// towards its top by 2°, as a phone held level over a page but not quite flat leaves them.
+    /// A box printed on a flat scan is a true rectangle (`slideTitle`).
+    @Test("a small page held square to the camera, the camera tilted a little, is found", arguments: [SyntheticPhoto.Background.dark, .textured, .light, .cluttered, .pale, .table, .window])
+    func smallSquarePage(_ background: SyntheticPhoto.Background) throws {
+        let q = Quad(topLeft: Point(220, 180), topRight: Point(580, 180), bottomRight: Point(588, 625), bottomLeft: Point(212, 625))
+        #expect(GradientField.convergence(q) > 1.5 && q.area / (800 * 800) < GradientField.printedBoxAreaFraction)
+        let detection = try #require(try Self.detect(q, background: background))
+        #expect(SyntheticPhoto.cornerError(detection.quad, q) < 6, "\(detection.quad)")
+    }
+
     /// Rows of word-like dashes from x = 60 on a grey buffer 800 wide, in a cycle of three
     /// lengths, each `shortening` shorter than the one before.
     static func drawRows(_ buffer: inout PixelBuffer, count: Int, top: Int, pitch: Int, height: Int, right: Int, shortening: Int, value: UInt8) {

@@ -116,10 +116,9 @@ extension GradientField {
         // (Against a light, the ring left is too little of what the page lies on to tell a
         // figure printed on it by: the dark ground of a slide on a white flat scan.)
         if let levels, !(levels.showsPaper || (!againstLight && levels.showsFigure)), !clearAllRound { return nil }
-        // A small outline square to the frame is a box printed on a flat scan (a slide's title,
-        // a table, a figure); a page photographed that square fills more of the frame.
-        if Self.axisAlignedSides(candidate.quad, toleranceDegrees: Self.squareTolerance) >= 3,
-           refined.area < Self.printedBoxAreaFraction * Double(width * height) { return nil }
+        // Judged once its sides' backing is read, below.
+        let squareBox = Self.axisAlignedSides(candidate.quad, toleranceDegrees: Self.squareTolerance) >= 3
+            && refined.area < Self.printedBoxAreaFraction * Double(width * height)
         // `support` reads the other polarity where a light source lies outside; a side against
         // something brighter than the page that does not reach that level (a sunlit desk beside
         // a page in shade) is backed by it too. The paper checks above have already ruled out
@@ -134,6 +133,13 @@ extension GradientField {
             return (hits / Double(max(rising.steps, 1)), hits / Double(max(rising.inView, 1)))
         }
         let supports = counts.map(\.all), ownSupports = counts.compactMap(\.inView)
+        // A small outline square to the frame is a box printed on a flat scan (a slide's title,
+        // a table, a figure), a true rectangle; a page photographed that square mostly fills
+        // more of the frame. One that does not still shows the camera's tilt, a pair of its
+        // sides converging, and each side is backed along most of its length; an outline that
+        // takes in a printed box and a row of print below it converges too, but its sides run
+        // on unbacked between them.
+        if squareBox, Self.convergence(refined) < Self.printedBoxConvergence || supports.min() ?? 0 < Self.laterPlaceConfidence { return nil }
         // The checks above judge the sides' overall lines; the corners lie where their ends meet.
         let cornered = cornersFromEnds(refined, borders: candidate.sides.map(\.isBorder), polarity: 1)
         // A light source outside is brighter than paper too, and not part of the page.
@@ -197,6 +203,17 @@ extension GradientField {
     static let squareTolerance = 1.5
     /// Below this share of the frame, an outline square to it is taken for a printed box.
     static let printedBoxAreaFraction = 0.35
+
+    /// Degrees by which a pair of opposite sides must converge for an outline square to the
+    /// frame to be a page photographed, not a box printed on a flat scan.
+    static let printedBoxConvergence = 1.0
+
+    /// The larger angle, in degrees, between the quad's opposite sides.
+    static func convergence(_ q: Quad) -> Double {
+        let lines = [(q.topLeft, q.topRight), (q.topRight, q.bottomRight), (q.bottomRight, q.bottomLeft), (q.bottomLeft, q.topLeft)]
+            .map { Line(through: $0.0, $0.1) }
+        return max(lines[0].angle(to: lines[2]), lines[1].angle(to: lines[3])) * 180 / .pi
+    }
 
     /// How many of the quad's sides run within `toleranceDegrees` of the image axes.
     static func axisAlignedSides(_ q: Quad, toleranceDegrees: Double) -> Int {
