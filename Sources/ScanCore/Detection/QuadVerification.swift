@@ -116,7 +116,8 @@ extension GradientField {
         // (Against a light, the ring left is too little of what the page lies on to tell a
         // figure printed on it by: the dark ground of a slide on a white flat scan.)
         if let levels, !(levels.showsPaper || (!againstLight && levels.showsFigure)), !clearAllRound { return nil }
-        // Judged once its sides' backing is read, below.
+        // A small outline square to the frame may be a printed box: judged below, by its sides'
+        // backing too.
         let squareBox = Self.axisAlignedSides(candidate.quad, toleranceDegrees: Self.squareTolerance) >= 3
             && refined.area < Self.printedBoxAreaFraction * Double(width * height)
         // `support` reads the other polarity where a light source lies outside; a side against
@@ -201,7 +202,7 @@ extension GradientField {
 
     /// Degrees from the image axes within which a side counts as square to the frame.
     static let squareTolerance = 1.5
-    /// Below this share of the frame, an outline square to it is taken for a printed box.
+    /// Below this share of the frame, an outline square to it may be a printed box.
     static let printedBoxAreaFraction = 0.35
 
     /// Degrees by which a pair of opposite sides must converge for an outline square to the
