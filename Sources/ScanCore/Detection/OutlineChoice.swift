@@ -102,7 +102,6 @@ extension GradientField {
     /// edge (`sideSupport`). Past a crease they are the sheet's own sides; where `whole` takes in
     /// a second sheet or a strip of desk, at least one runs across what lies there.
     func sidesGoOn(from part: Quad, into whole: Quad, textless: GradientField) -> [Double] {
-        let margin = nestingDistance
         let wholeSides = sideLines(whole)
         let c = part.corners
         func exit(from start: Point, along direction: Point) -> Point? {
@@ -114,14 +113,24 @@ extension GradientField {
             return reach.map { start + direction * $0 }
         }
         var supports: [Double] = []
-        for k in 0..<4 {
-            let middle = (c[k] + c[(k + 1) % 4]) * 0.5
-            guard wholeSides.allSatisfy({ Point.dot(middle, $0.normal) - $0.rho >= margin }) else { continue }
+        for k in creaseSides(of: part, in: whole) {
             let before = (c[k] - c[(k + 3) % 4]).unit, after = (c[(k + 1) % 4] - c[(k + 2) % 4]).unit
             if let end = exit(from: c[k], along: before) { supports.append(sideSupport(c[k], end, textless: textless)) }
             if let end = exit(from: c[(k + 1) % 4], along: after) { supports.append(sideSupport(end, c[(k + 1) % 4], textless: textless)) }
         }
         return supports
+    }
+
+    /// The sides of `part` that run inside `whole`, their middles at least the nesting margin
+    /// from each of its sides: where a crease or a shadow's edge cuts the sheet.
+    func creaseSides(of part: Quad, in whole: Quad) -> [Int] {
+        let margin = nestingDistance
+        let wholeSides = sideLines(whole)
+        let c = part.corners
+        return (0..<4).filter { k in
+            let middle = (c[k] + c[(k + 1) % 4]) * 0.5
+            return wholeSides.allSatisfy { Point.dot(middle, $0.normal) - $0.rho >= margin }
+        }
     }
 
     /// A page folded with the part beyond the crease in shade, darker than the desk
@@ -266,12 +275,8 @@ extension GradientField {
     /// the page's corner at the strip's own level. (A shadow's soft edge crossing a side
     /// slantwise hides its step over the penumbra, so the second need not be unbroken.)
     func paperContinues(from part: Quad, into whole: Quad, step least: Float = minimumShadeStep, bothSides: Bool = false) -> Bool {
-        let margin = nestingDistance
-        let wholeSides = sideLines(whole)
         let c = part.corners
-        return (0..<4).allSatisfy { k in
-            let middle = (c[k] + c[(k + 1) % 4]) * 0.5
-            guard wholeSides.allSatisfy({ Point.dot(middle, $0.normal) - $0.rho >= margin }) else { return true }
+        return creaseSides(of: part, in: whole).allSatisfy { k in
             // The side before carried on past its end, and the side after carried back past its
             // start; each with its own normal, into the part.
             let before = (c[k] - c[(k + 3) % 4]).unit, after = (c[(k + 2) % 4] - c[(k + 1) % 4]).unit
