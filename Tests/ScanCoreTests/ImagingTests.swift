@@ -18,6 +18,14 @@ import ScanTestSupport
         #expect(g.pixels == [76, 150, 18])
     }
 
+    @Test("brightening scales every channel, rounded, and clips at white")
+    func brightened() throws {
+        let b = try PixelBuffer(width: 2, height: 1, format: .rgb, pixels: [0, 100, 215, 218, 250, 5])
+        let lifted = b.brightened(by: 1.1)
+        #expect(lifted.format == .rgb && lifted.width == 2 && lifted.height == 1)
+        #expect(lifted.pixels == [0, 110, 237, 240, 255, 6])
+    }
+
     @Test("box downsampling averages blocks")
     func downsample() throws {
         let b = try PixelBuffer(width: 4, height: 2, format: .gray, pixels: [0, 10, 100, 200, 20, 30, 100, 200])

@@ -78,6 +78,23 @@ import Testing
         #expect(error < 8, "corner error \(error) px: \(detection.quad)")
     }
 
+    /// A page held up before a room, its face turned from the light: a painted wall brighter
+    /// than the paper (but no light source) lies past its top and right sides, a dark door and
+    /// cupboard past its left and bottom. Two sides step the wrong way for paper on what it lies
+    /// on; exposed brighter, the wall reaches a light's level and they read as sides against it.
+    @Test("a page held up before a wall brighter than its paper is found")
+    func heldBeforeBrighterWall() throws {
+        let page = Quad(topLeft: Point(400, 110), topRight: Point(650, 135), bottomRight: Point(628, 500), bottomLeft: Point(378, 478))
+        let photo = try Self.drawn(seed: 11) { x, y, p in
+            guard page.contains(p) else { return (x < 395 && y > 230) || y > 470 ? 88 : 224 }
+            let row = (y - 160) % 24
+            return y > 160 && y < 440 && row < 9 && x > 425 && x < 600 && (x / 7) % 6 != 5 ? 45 : 200
+        }
+        let detection = try #require(PageDetector().detect(in: photo))
+        #expect(detection.quad.intersectionOverUnion(page) > 0.95, "\(detection.quad)")
+        #expect(SyntheticPhoto.cornerError(detection.quad, page) < 8, "\(detection.quad)")
+    }
+
     /// A page 10 grey levels brighter than the desk, the light falling off by a tenth across
     /// the frame: its step is 9-10 levels, and the lit desk is brighter than the paper in shade,
     /// so no brightness level parts the page from the desk. Only its faint edges show it.

@@ -62,6 +62,10 @@ public struct PageDetection: Sendable, Equatable {
 /// 8. each corner is placed again in the source's own pixels, where the edges of its two sides,
 ///    found across them to a fraction of a pixel, meet near it (`SourceRefinement`).
 ///
+/// Where no page is found, all of this runs again on the working copy exposed brighter (a gain
+/// of 1.1, then 1.2): a page held up before a wall brighter than it, or stepping faintly from
+/// its desk in dim light, may then pass; so found, it must be well backed.
+///
 /// It returns nil for flat scans (the best outline is the image frame itself) and whenever the
 /// best outline is not convincing: a wrong crop is worse than none.
 public struct PageDetector: Sendable {
@@ -78,6 +82,11 @@ public struct PageDetector: Sendable {
         self.minimumAreaFraction = minimumAreaFraction
     }
 
+    /// The gains by which a photo with no page found is read again (`detect`). More clips paper
+    /// lit a little more than the rest of it, and a shadow's edge across a page then reads as a
+    /// side.
+    static let exposureGains: [Float] = [1.1, 1.2]
+
     public func detect(in image: PixelBuffer) -> PageDetection? {
         let longSide = max(image.width, image.height)
         let factor = max(1, Int((Double(longSide) / Double(workingSize)).rounded(.up)))
@@ -85,9 +94,29 @@ public struct PageDetector: Sendable {
         guard small.width >= 16, small.height >= 16 else { return nil }
         // With the print wiped out, a faint page edge that the lines of text outvote in the
         // first view is among the strongest lines, and the page is a plain bright region.
-        let (field, textless) = GradientField.views(of: small, closingRadius: max(2, Int((GradientField.closingShare * Double(max(small.width, small.height))).rounded())))
-        guard let best = field.pageOutline(minimumAreaFraction: minimumAreaFraction, minimumConfidence: minimumConfidence, textless: textless) else { return nil }
-        guard !best.isFrame, best.confidence >= minimumConfidence else { return nil }
+        let radius = max(2, Int((GradientField.closingShare * Double(max(small.width, small.height))).rounded()))
+        let (field, textless) = GradientField.views(of: small, closingRadius: radius)
+        var found = field.pageOutline(minimumAreaFraction: minimumAreaFraction, minimumConfidence: minimumConfidence, textless: textless)
+            .map { (outline: $0, field: field) }
+        // The paper checks read fixed steps and a light source's level. A page held up with its
+        // face turned from the light is darker than a wall that is no light source, and a page
+        // in dim light may step from the desk by less than they ask. Where no page is found
+        // (a flat scan's frame is an answer), the photo is read again as if exposed brighter:
+        // the steps grow with the gain, and a wall brighter than the page reaches the light's
+        // level. A page found only so must be well backed.
+        if found.map({ !$0.outline.isFrame && $0.outline.confidence < minimumConfidence }) ?? true {
+            found = nil
+            for gain in Self.exposureGains {
+                let (brighter, brighterTextless) = GradientField.views(of: small.brightened(by: gain), closingRadius: radius)
+                if let outline = brighter.pageOutline(minimumAreaFraction: minimumAreaFraction, minimumConfidence: minimumConfidence,
+                                                      textless: brighterTextless),
+                   !outline.isFrame, outline.confidence >= GradientField.laterPlaceConfidence {
+                    found = (outline, brighter)
+                    break
+                }
+            }
+        }
+        guard let (best, field) = found, !best.isFrame, best.confidence >= minimumConfidence else { return nil }
         // Working-copy coordinates → source pixels (pixel-corner convention on both sides).
         let sx = Double(image.width) / Double(small.width), sy = Double(image.height) / Double(small.height)
         let quad = Quad(

@@ -77,6 +77,19 @@ public struct PixelBuffer: Sendable, Equatable {
 
     /// Shrinks the image by an integer factor with a box filter (area average). Used to make the
     /// small working copy that page detection runs on.
+    /// Every channel times `gain`, clipped at white, as a photo exposed brighter.
+    public func brightened(by gain: Float) -> PixelBuffer {
+        var out = self
+        // A lookup table: one multiply per level, not per pixel.
+        let levels = (0...255).map { UInt8(min(255, (Float($0) * gain).rounded())) }
+        levels.withUnsafeBufferPointer { table in
+            out.pixels.withUnsafeMutableBufferPointer { p in
+                for i in p.indices { p[i] = table[Int(p[i])] }
+            }
+        }
+        return out
+    }
+
     public func downsampled(by factor: Int) -> PixelBuffer {
         guard factor > 1 else { return self }
         // 16-bit column sums hold `factor` rows of 255 up to factor 257, and halve the memory
