@@ -75,8 +75,6 @@ public struct PixelBuffer: Sendable, Equatable {
         return PixelBuffer(unchecked: w, h, format, out)
     }
 
-    /// Shrinks the image by an integer factor with a box filter (area average). Used to make the
-    /// small working copy that page detection runs on.
     /// Every channel times `gain`, clipped at white, as a photo exposed brighter.
     public func brightened(by gain: Float) -> PixelBuffer {
         var out = self
@@ -90,6 +88,8 @@ public struct PixelBuffer: Sendable, Equatable {
         return out
     }
 
+    /// Shrinks the image by an integer factor with a box filter (area average). Used to make the
+    /// small working copy that page detection runs on.
     public func downsampled(by factor: Int) -> PixelBuffer {
         guard factor > 1 else { return self }
         // 16-bit column sums hold `factor` rows of 255 up to factor 257, and halve the memory
