@@ -105,16 +105,7 @@ public struct PageDetector: Sendable {
         // the steps grow with the gain, and a wall brighter than the page reaches the light's
         // level. A page found only so must be well backed.
         if found.map({ !$0.outline.isFrame && $0.outline.confidence < minimumConfidence }) ?? true {
-            found = nil
-            for gain in Self.exposureGains {
-                let (brighter, brighterTextless) = GradientField.views(of: small.brightened(by: gain), closingRadius: radius)
-                if let outline = brighter.pageOutline(minimumAreaFraction: minimumAreaFraction, minimumConfidence: minimumConfidence,
-                                                      textless: brighterTextless),
-                   !outline.isFrame, outline.confidence >= GradientField.laterPlaceConfidence {
-                    found = (outline, brighter)
-                    break
-                }
-            }
+            found = Self.exposureGains.lazy.compactMap { brighterReading(of: small, gain: $0, closingRadius: radius) }.first
         }
         guard let (best, field) = found, !best.isFrame, best.confidence >= minimumConfidence else { return nil }
         // Working-copy coordinates → source pixels (pixel-corner convention on both sides).
@@ -125,6 +116,15 @@ public struct PageDetector: Sendable {
             bottomRight: Point(best.quad.bottomRight.x * sx, best.quad.bottomRight.y * sy),
             bottomLeft: Point(best.quad.bottomLeft.x * sx, best.quad.bottomLeft.y * sy))
         return PageDetection(quad: image.refinedOutline(quad, scale: max(sx, sy)), confidence: field.reportedConfidence(best))
+    }
+
+    /// The page outline read from `small` exposed brighter by `gain`, and the view it was read
+    /// in; nil unless it is a page backed as well as a later place must be.
+    private func brighterReading(of small: PixelBuffer, gain: Float, closingRadius radius: Int) -> (outline: ScoredQuad, field: GradientField)? {
+        let (field, textless) = GradientField.views(of: small.brightened(by: gain), closingRadius: radius)
+        guard let outline = field.pageOutline(minimumAreaFraction: minimumAreaFraction, minimumConfidence: minimumConfidence, textless: textless),
+              !outline.isFrame, outline.confidence >= GradientField.laterPlaceConfidence else { return nil }
+        return (outline, field)
     }
 }
 
