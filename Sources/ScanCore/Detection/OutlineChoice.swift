@@ -70,11 +70,18 @@ extension GradientField {
         // the grown outline be well backed; past a page's side, a pale table lies beyond a strip
         // where they show no such step, and a strip of desk in something's shade is the desk's
         // own level right past one of the page's corners.
-        return extendedOverShade(choice, minimumConfidence: minimumConfidence, textless: textless)
+        let outline = extendedOverShade(choice, minimumConfidence: minimumConfidence, textless: textless)
             ?? extendedOverShade(choice, minimumConfidence: Self.laterPlaceConfidence, eitherWay: true, textless: textless)
                 .flatMap { paperContinues(from: choice.quad, into: $0.quad, step: Self.minimumPaperStep, bothSides: true) ? $0 : nil }
             ?? extendedOverPrint(choice, textless: textless)
             ?? choice
+        // An outline backed too poorly to keep is no page found: a part in light too small to
+        // be a page alone, with a stretch of desk taken in for its fourth side, is one such.
+        guard outline.confidence >= minimumConfidence else {
+            return foldedInShade(minimumAreaFraction: minimumAreaFraction, minimumConfidence: minimumConfidence, extraLines: textlessLines, textless: textless)
+                ?? outline
+        }
+        return outline
     }
 
     /// The whole sheet round `part`, where one of `part`'s sides is a crease or a shade boundary
