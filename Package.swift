@@ -121,7 +121,7 @@ let package = Package(
 
         // Synthetic photos with exact corners and text scoring, for the tests (in no product).
         .target(name: "ScanTestSupport", dependencies: ["ScanCore"]),
-        .testTarget(name: "ScanCoreTests", dependencies: ["ScanCore", "ScanTestSupport"]),
+        .testTarget(name: "ScanCoreTests", dependencies: ["ScanCore", "ImageInput", "ScanTestSupport"]),
         .testTarget(name: "PagePreparationTests", dependencies: ["PagePreparation", "ImageInput", "ScanCore", "ScanTestSupport"]),
         .testTarget(
             name: "ImageInputTests",

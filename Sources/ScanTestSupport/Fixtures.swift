@@ -1,5 +1,4 @@
 import Foundation
-import ScanCore
 
 /// Paths shared by the tests: the sample pages and, when it is there, the shared corpus.
 public enum Fixtures {
@@ -7,6 +6,8 @@ public enum Fixtures {
     public static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     public static func sample(_ name: String) -> String { root.appendingPathComponent("SamplePages/\(name)").path }
+    /// An image under `Tests/Fixtures`: a photo too particular to draw in code.
+    public static func testImage(_ name: String) -> String { root.appendingPathComponent("Tests/Fixtures/\(name)").path }
     public static func groundTruth(_ name: String) throws -> String { try String(contentsOfFile: sample(name), encoding: .utf8) }
 
     /// `../shared/corpus`, when it is there.
@@ -15,26 +16,6 @@ public enum Fixtures {
 }
 
 extension Fixtures {
-    /// A binary grey PGM (P5, 8-bit) from `Tests/Fixtures`: photos too particular to draw in
-    /// code, kept at the size the detector works at.
-    public static func greyImage(pgm name: String) throws -> PixelBuffer {
-        struct Malformed: Error { let name: String }
-        let data = try Data(contentsOf: root.appendingPathComponent("Tests/Fixtures/\(name)"))
-        // The header: "P5", width, height and the largest value, each ended by one whitespace.
-        var fields: [Int] = [], at = 2, field = ""
-        guard data.starts(with: Array("P5".utf8)) else { throw Malformed(name: name) }
-        while fields.count < 3, at < data.count {
-            let c = data[data.startIndex + at]
-            at += 1
-            if c >= 0x30 && c <= 0x39 { field.append(Character(UnicodeScalar(c))) } else if !field.isEmpty {
-                fields.append(Int(field) ?? 0)
-                field = ""
-            }
-        }
-        guard fields.count == 3, fields[2] == 255, data.count - at == fields[0] * fields[1] else { throw Malformed(name: name) }
-        return try PixelBuffer(width: fields[0], height: fields[1], format: .gray, pixels: [UInt8](data.suffix(from: data.startIndex + at)))
-    }
-
     /// A fresh temporary directory.
     public static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("scantext-test-\(UUID().uuidString)")

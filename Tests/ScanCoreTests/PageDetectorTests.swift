@@ -1,4 +1,5 @@
 import Foundation
+import ImageInput
 import ScanTestSupport
 import Testing
 @testable import ScanCore
@@ -515,7 +516,7 @@ import Testing
     /// for the part in light alone, which grows it over its shade.
     @Test("a folded page is found where the first search finds only an outline too poorly backed to keep")
     func foldedPastWeakOutline() throws {
-        let photo = try Fixtures.greyImage(pgm: "folded-on-pale-desk.pgm")
+        let photo = try ImageSource.open(path: Fixtures.testImage("folded-on-pale-desk.png")).page(0, luminanceOnly: true).image
         let page = Quad(topLeft: Point(133.7, 16.5), topRight: Point(232.3, 7.0), bottomRight: Point(264.3, 174.2), bottomLeft: Point(139.1, 185.1))
         let detection = try #require(PageDetector().detect(in: photo))
         let error = SyntheticPhoto.cornerError(detection.quad, page)

@@ -57,8 +57,9 @@ public struct PageDetection: Sendable, Equatable {
 ///    most) and end a margin short of the frame, that side is a crease with the rest of the
 ///    sheet in shade as dark as the desk: the outline grows over the print (`CreaseExtension`).
 ///    Where no page is found, or only an outline too poorly backed to keep, a second search
-///    looks for a part in light too small to be a page alone, grown either way (there the band in shade may be lighter than the desk in places,
-///    where the desk's light falls off, or at its level beside one of its sides);
+///    looks for a part in light too small to be a page alone, grown either way (there the band
+///    in shade may be lighter than the desk in places, where the desk's light falls off, or at
+///    its level beside one of its sides);
 /// 8. each corner is placed again in the source's own pixels, where the edges of its two sides,
 ///    found across them to a fraction of a pixel, meet near it (`SourceRefinement`).
 ///
