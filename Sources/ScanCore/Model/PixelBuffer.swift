@@ -75,8 +75,9 @@ public struct PixelBuffer: Sendable, Equatable {
         return PixelBuffer(unchecked: w, h, format, out)
     }
 
-    /// Every channel times `gain`, clipped at white, as a photo exposed brighter.
-    public func brightened(by gain: Float) -> PixelBuffer {
+    /// Every channel times `gain`, clipped at white, as a photo exposed brighter (detection's
+    /// second reading; not part of the public surface).
+    func brightened(by gain: Float) -> PixelBuffer {
         var out = self
         // A lookup table: one multiply per level, not per pixel.
         let levels = (0...255).map { UInt8(min(255, (Float($0) * gain).rounded())) }
