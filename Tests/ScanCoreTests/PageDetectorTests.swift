@@ -96,6 +96,40 @@ import Testing
         #expect(SyntheticPhoto.cornerError(detection.quad, page) < 8, "\(detection.quad)")
     }
 
+    /// A page held up in a dim room, its face turned from the light: its paper (130) is far
+    /// darker than the painted wall past its top and right sides (175), which no brighter
+    /// exposure brings to a light's level, and brighter than the dark door past its left and
+    /// bottom. A hand holds it by its right side.
+    static func heldBeforeFarBrighterWall(printed: Bool) throws -> (photo: PixelBuffer, page: Quad) {
+        let page = Quad(topLeft: Point(380, 100), topRight: Point(620, 130), bottomRight: Point(600, 490), bottomLeft: Point(355, 465))
+        let photo = try drawn(seed: 12) { x, y, p in
+            guard page.contains(p) else {
+                if x > 590 && x < 760 && y > 300 && y < 345 { return 150 }  // the hand and arm
+                let belowPage = Point.cross(page.bottomLeft - page.bottomRight, p - page.bottomRight) < 0
+                let leftOfPage = Point.cross(page.topLeft - page.bottomLeft, p - page.bottomLeft) < 0
+                return belowPage || (leftOfPage && y > 220) ? 70 : 175
+            }
+            let row = (y - 150) % 24
+            return printed && y > 150 && y < 420 && row < 9 && x > 410 && x < 570 && (x / 7) % 6 != 5 ? 40 : 130
+        }
+        return (photo, page)
+    }
+
+    @Test("a page held up before a wall far brighter than its paper is found")
+    func heldBeforeFarBrighterWall() throws {
+        let (photo, page) = try Self.heldBeforeFarBrighterWall(printed: true)
+        let detection = try #require(PageDetector().detect(in: photo))
+        #expect(SyntheticPhoto.cornerError(detection.quad, page) < 8, "\(detection.quad.corners)")
+    }
+
+    /// The same scene with a blank panel in place of the page: a pale door panel or a window
+    /// pane in its frame has the same outline and the same steps, but no print.
+    @Test("a blank panel before a brighter wall is not taken for a page held up")
+    func blankPanelBeforeBrighterWall() throws {
+        let (photo, _) = try Self.heldBeforeFarBrighterWall(printed: false)
+        #expect(PageDetector().detect(in: photo) == nil)
+    }
+
     /// A page 10 grey levels brighter than the desk, the light falling off by a tenth across
     /// the frame: its step is 9-10 levels, and the lit desk is brighter than the paper in shade,
     /// so no brightness level parts the page from the desk. Only its faint edges show it.

@@ -38,10 +38,10 @@ extension GradientField {
     /// `quad` with each corner moved to where the paper boundary of one of its two sides ends,
     /// when that boundary runs on past the corner. `page` and `ground` are the brightness of
     /// the page and of what it lies on; paper is what is brighter than halfway between them
-    /// (`excludingLight`, up to `lightLevel`). `textless` is the same view with the print wiped
-    /// out, where known.
+    /// (`excludingLight`, below `brighterThanPaper`). `textless` is the same view with the
+    /// print wiped out, where known.
     func extendedCorners(_ quad: Quad, page: Float, ground: Float, excludingLight: Bool = false, textless: GradientField? = nil) -> Quad {
-        let paper = paperMask(quad, threshold: (page + ground) / 2, ceiling: excludingLight ? Self.lightLevel : .infinity)
+        let paper = paperMask(quad, threshold: (page + ground) / 2, ceiling: excludingLight ? brighterThanPaper : .infinity)
         let c = quad.corners
         let contrast = page - ground
         let runs = (0..<4).map { cornerRun(paper, c, at: $0, maximumDrift: Self.maximumDrift, contrast: contrast) }

@@ -9,7 +9,8 @@ extension GradientField {
 
     /// Brightness that lit paper stays below and a light source in the photo (a window, a lamp
     /// panel), exposed for the page, clips at. Where one lies outside a side, the page is the
-    /// darker side of its edge there.
+    /// darker side of its edge there. (A page held up with its face turned from the light is
+    /// darker than a wall that is no light source: see `HeldUpReading`.)
     static let lightLevel: Float = 240
     /// How far outside a side, in working pixels, the light is looked for.
     static let lightProbe = 5.0

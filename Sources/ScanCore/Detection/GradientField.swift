@@ -14,6 +14,12 @@ struct GradientField {
     var threshold: Float = 0
     /// 1 where a light source may lie (`lightMask`); empty: none is looked for.
     var light: [UInt8] = []
+    /// What lies round a page from this brightness up is something brighter than its paper,
+    /// left out of the ring it is compared with (`interior`).
+    var brighterThanPaper: Float = lightLevel
+    /// The brightness of what a page lies against where it is the darker side of its edge:
+    /// almost none of the page reaches it.
+    var lightBeyond: Float = lightLevel
 
     /// The closing's radius as a share of the working copy's long side: wide enough to wipe
     /// out a line of print, narrow beside a page.

@@ -65,7 +65,10 @@ public struct PageDetection: Sendable, Equatable {
 ///
 /// Where no page is found, all of this runs again on the working copy exposed brighter (a gain
 /// of 1.1, then 1.2): a page held up before a wall brighter than it, or stepping faintly from
-/// its desk in dim light, may then pass; so found, it must be well backed.
+/// its desk in dim light, may then pass; so found, it must be well backed. Where none is found
+/// still, steps 3 and 4 run once more for a page held up before a wall far brighter than its
+/// paper, which no gain brings to a light's level: there each outline is judged against a
+/// light at the level of what lies beyond it, and must carry print (`heldUpReading`).
 ///
 /// It returns nil for flat scans (the best outline is the image frame itself) and whenever the
 /// best outline is not convincing: a wrong crop is worse than none.
@@ -107,6 +110,7 @@ public struct PageDetector: Sendable {
         // level. A page found only so must be well backed.
         if found.map({ !$0.outline.isFrame && $0.outline.confidence < minimumConfidence }) ?? true {
             found = Self.exposureGains.lazy.compactMap { brighterReading(of: small, gain: $0, closingRadius: radius) }.first
+                ?? heldUpReading(of: small, closingRadius: radius)
         }
         guard let (best, field) = found, !best.isFrame, best.confidence >= minimumConfidence else { return nil }
         // Working-copy coordinates → source pixels (pixel-corner convention on both sides).

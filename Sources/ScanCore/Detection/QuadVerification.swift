@@ -232,8 +232,9 @@ extension GradientField {
     /// Grey levels by which the median inside a page must exceed the median outside it.
     static let minimumInteriorStep: Float = 3
 
-    /// Median brightness inside the quad and in a ring round it (without light sources, when
-    /// `excludingLight`), the share of the inside as bright as a light source, and the
+    /// Median brightness inside the quad and in a ring round it (without what is brighter than
+    /// paper, `brighterThanPaper`, when `excludingLight`), the share of the inside as bright as
+    /// the light beyond its sides (`lightBeyond`), and the
     /// inside's upper and lower quartiles, on a sparse grid; nil when a page that fills the
     /// frame leaves too little outside to compare with.
     func interior(_ q: Quad, excludingLight: Bool = false) -> Interior? {
@@ -247,13 +248,13 @@ extension GradientField {
         guard sample.ring.count >= 50, let insideMedian = sample.inside.selectKth(count / 2),
               let paper = sample.inside.selectKth(count * 3 / 4), let print = sample.inside.selectKth(count / 4),
               let outsideMedian = sample.ring.selectKth(sample.ring.count / 2) else { return nil }
-        let lit = sample.inside.reduce(0) { $0 + ($1 >= Self.lightLevel ? 1 : 0) }
+        let lit = sample.inside.reduce(0) { $0 + ($1 >= lightBeyond ? 1 : 0) }
         return Interior(inside: insideMedian, outside: outsideMedian, lightInside: Double(lit) / Double(count), paper: paper, print: print)
     }
 
     /// Brightness, and how many edge pixels, on a grid of every `stride`th pixel inside `inner`
-    /// and in the ring between it and `outer` (light sources left out of the ring when
-    /// `excludingLight`), leaving out those within `clearance` pixels of either outline.
+    /// and in the ring between it and `outer` (what is brighter than paper left out of the ring
+    /// when `excludingLight`), leaving out those within `clearance` pixels of either outline.
     func ringSample(_ inner: Quad, _ outer: Quad, stride step: Int, excludingLight: Bool = false, clearance: Double = 0)
         -> (inside: [Float], ring: [Float], insideEdges: Int, ringEdges: Int) {
         var inside: [Float] = [], ring: [Float] = []
@@ -274,7 +275,7 @@ extension GradientField {
                 if inner.contains(p) {
                     inside.append(luma[i])
                     insideEdges += edge
-                } else if outer.contains(p), !excludingLight || luma[i] < Self.lightLevel {
+                } else if outer.contains(p), !excludingLight || luma[i] < brighterThanPaper {
                     ring.append(luma[i])
                     ringEdges += edge
                 }
@@ -471,7 +472,7 @@ struct Interior {
     /// Medians inside and in the ring.
     var inside: Float
     var outside: Float
-    /// The share of the inside as bright as a light source.
+    /// The share of the inside as bright as the light beyond its sides.
     var lightInside: Double
     /// The inside's upper and lower quartiles.
     var paper: Float

@@ -1,0 +1,90 @@
+import Foundation
+
+// A page held up before a room with its face turned from the light is darker than the wall
+// behind it, though the wall is no light source: the paper checks, which take paper to be
+// brighter than what it lies on except against a light, refuse it. Where no page is found,
+// the photo is read again with "brighter than paper" judged against each outline's own paper.
+
+extension PageDetector {
+    /// The page outline read as a page held up before something brighter than its paper, and
+    /// the view it was read in; nil unless one is found, well backed.
+    ///
+    /// Every side's polarity is read from its own step, so the search ranks outlines whichever
+    /// way their sides step. Each is then checked as `verified` checks a page against a light,
+    /// with the light's level set by that outline: what lies beyond its sides where they step
+    /// down into it is the light it must not reach, and what is brighter than its own paper
+    /// is left out of the ring round it. It must step down into something brighter along some
+    /// of its outline (else the first reading has judged it already), keep clear of the frame
+    /// (beyond a side along it too little shows to tell which way it steps), and carry print,
+    /// as a page does and a pale door or a window pane in its frame does not.
+    func heldUpReading(of small: PixelBuffer, closingRadius radius: Int) -> (outline: ScoredQuad, field: GradientField)? {
+        var (field, textless) = GradientField.views(of: small, closingRadius: radius)
+        field.light = [UInt8](repeating: 1, count: field.luma.count)
+        textless.light = field.light
+        let lines = textless.byLongestRun(textless.houghLines(maxLines: 64, voteCap: 1.5, thin: true), minimum: GradientField.runFloor)
+        for ranked in field.rankedQuads(minimumAreaFraction: minimumAreaFraction, extraLines: lines, textless: textless) {
+            let quad = ranked.candidate.quad
+            var beyond = field.brighterBeyond(quad)
+            var paper = textless.ringSample(quad, quad, stride: 2).inside
+            guard beyond.count >= GradientField.litSamples, paper.count >= GradientField.litSamples,
+                  let light = beyond.selectKth(beyond.count / 2),
+                  let brightest = paper.selectKth(paper.count * 19 / 20) else { continue }
+            var own = field, ownTextless = textless
+            own.lightBeyond = light
+            own.brighterThanPaper = min(light, brightest + GradientField.minimumPaperStep)
+            ownTextless.lightBeyond = own.lightBeyond
+            ownTextless.brighterThanPaper = own.brighterThanPaper
+            guard let outline = own.verified(ranked, textless: ownTextless), outline.confidence >= GradientField.laterPlaceConfidence else { continue }
+            let sides = own.sidesOf(outline.quad)
+            guard !sides.indices.contains(where: { !ranked.candidate.sides[$0].isBorder && own.hugsFrame(sides[$0].0, sides[$0].1) }),
+                  own.printShare(inside: outline.quad, textless: ownTextless) >= GradientField.printedPage else { continue }
+            return (outline, own)
+        }
+        return nil
+    }
+}
+
+extension GradientField {
+    /// Brightness 5 px beyond the sides of `q` (at 24 points along each side's middle 80%)
+    /// where it is brighter than 5 px inside by a paper step: what the page is the darker side of.
+    func brighterBeyond(_ q: Quad) -> [Float] {
+        var levels: [Float] = []
+        for (a, b) in sidesOf(q) {
+            let length = a.distance(to: b)
+            guard length >= 4 else { continue }
+            let along = (b - a) * (1 / length), inward = Point(-along.y, along.x)
+            for k in 0..<Self.contrastSamples {
+                let p = a + along * (length * (0.1 + 0.8 * Double(k) / Double(Self.contrastSamples - 1)))
+                guard let inside = level(at: p + inward * Self.lightProbe), let outside = level(at: p - inward * Self.lightProbe),
+                      outside >= inside + Self.minimumPaperStep else { continue }
+                levels.append(outside)
+            }
+        }
+        return levels
+    }
+
+    /// The share of `q`'s inside (its outline shrunk by a tenth about its centre, clear of its
+    /// edges) that the closing brightens by a step: the print, which it wipes out.
+    func printShare(inside q: Quad, textless: GradientField) -> Double {
+        let centre = (q.topLeft + q.topRight + q.bottomRight + q.bottomLeft) * 0.25
+        let shrunk = q.corners.map { centre + ($0 - centre) * 0.9 }
+        let inner = Quad(topLeft: shrunk[0], topRight: shrunk[1], bottomRight: shrunk[2], bottomLeft: shrunk[3])
+        var printed = 0, seen = 0
+        for y in 0..<height {
+            for x in 0..<width where inner.contains(Point(Double(x) + 0.5, Double(y) + 0.5)) {
+                seen += 1
+                if textless.luma[y * width + x] - luma[y * width + x] >= Self.minimumPrintStep { printed += 1 }
+            }
+        }
+        return Double(printed) / Double(max(seen, 1))
+    }
+
+    /// Points beyond an outline's sides, and inside it, that it must have to be judged as a page
+    /// held up before something brighter (of 96 beyond: a quarter of one side).
+    static let litSamples = 12
+    /// The share of a page its print darkens (`printShare`): 0.08–0.3 on printed pages in
+    /// the working copy, under 0.01 on a blank door or pane.
+    static let printedPage = 0.04
+    /// Grey levels by which the closing must brighten a pixel for it to count as print.
+    static let minimumPrintStep: Float = 8
+}
