@@ -130,6 +130,19 @@ import Testing
         #expect(PageDetector().detect(in: photo) == nil)
     }
 
+    /// A flat scan of a page with a mottled photo printed over its lower half, bled off its
+    /// bottom edge: flat scan 39 of the figures dev set (`scripts/make-photos --conditions
+    /// figures --seed 800 --page-width 1240`, 1240×1753), box-averaged to the 248×350 working
+    /// copy the detector reads. The first reading finds no page (nor the frame); the photo is darker than the
+    /// white paper past its other three sides, as a page held up is darker than the wall behind
+    /// it, and its mottling passes for print. But a page held up is brighter than something
+    /// beside it, where the photo is darker than the paper all round.
+    @Test("a photo bled off a flat scan's edge is not taken for a page held up before a wall")
+    func figureBledOffFlatScan() throws {
+        let scan = try ImageSource.open(path: Fixtures.testImage("figure-bled-off-flat-scan.png")).page(0, luminanceOnly: true).image
+        #expect(PageDetector().detect(in: scan) == nil)
+    }
+
     /// A page 10 grey levels brighter than the desk, the light falling off by a tenth across
     /// the frame: its step is 9-10 levels, and the lit desk is brighter than the paper in shade,
     /// so no brightness level parts the page from the desk. Only its faint edges show it.

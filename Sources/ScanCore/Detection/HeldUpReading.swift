@@ -15,8 +15,10 @@ extension PageDetector {
     /// down into it is the light it must not reach, and what is brighter than its own paper
     /// is left out of the ring round it. It must step down into something brighter along some
     /// of its outline (else the first reading has judged it already), keep clear of the frame
-    /// (beyond a side along it too little shows to tell which way it steps), and carry print,
-    /// as a page does and a pale door or a window pane in its frame does not.
+    /// (beyond a side along it too little shows to tell which way it steps), be brighter than
+    /// what lies beyond one of its own sides (a door, the room's shade: a figure printed on a
+    /// flat scan's white paper is darker than the paper all round), and carry print, as a page
+    /// does and a pale door or a window pane in its frame does not.
     func heldUpReading(of small: PixelBuffer, closingRadius radius: Int) -> (outline: ScoredQuad, field: GradientField)? {
         var (field, textless) = GradientField.views(of: small, closingRadius: radius)
         field.light = [UInt8](repeating: 1, count: field.luma.count)
@@ -35,8 +37,9 @@ extension PageDetector {
             ownTextless.lightBeyond = own.lightBeyond
             ownTextless.brighterThanPaper = own.brighterThanPaper
             guard let outline = own.verified(ranked, textless: ownTextless), outline.confidence >= GradientField.laterPlaceConfidence else { continue }
-            let sides = own.sidesOf(outline.quad)
-            guard !sides.indices.contains(where: { !ranked.candidate.sides[$0].isBorder && own.hugsFrame(sides[$0].0, sides[$0].1) }),
+            let sides = own.sidesOf(outline.quad), ownSides = sides.indices.filter { !ranked.candidate.sides[$0].isBorder }
+            guard !ownSides.contains(where: { own.hugsFrame(sides[$0].0, sides[$0].1) }),
+                  ownSides.contains(where: { own.stepContrast(sides[$0].0, sides[$0].1, paper: false).lit < 0.5 }),
                   own.printShare(inside: outline.quad, textless: ownTextless) >= GradientField.printedPage else { continue }
             return (outline, own)
         }
