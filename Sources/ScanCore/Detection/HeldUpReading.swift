@@ -23,10 +23,10 @@ extension PageDetector {
         var (field, textless) = GradientField.views(of: small, closingRadius: radius)
         field.light = [UInt8](repeating: 1, count: field.luma.count)
         textless.light = field.light
-        let lines = textless.byLongestRun(textless.houghLines(maxLines: 64, voteCap: 1.5, thin: true), minimum: GradientField.runFloor)
-        for ranked in field.rankedQuads(minimumAreaFraction: minimumAreaFraction, extraLines: lines, textless: textless) {
+        for ranked in field.rankedQuads(minimumAreaFraction: minimumAreaFraction, extraLines: textless.outlineLines(), textless: textless) {
             let quad = ranked.candidate.quad
             var beyond = field.brighterBeyond(quad)
+            // Its paper's brightest, clear of a spot of glare: the 95th percentile inside it.
             var paper = textless.ringSample(quad, quad, stride: 2).inside
             guard beyond.count >= GradientField.litSamples, paper.count >= GradientField.litSamples,
                   let light = beyond.selectKth(beyond.count / 2),

@@ -9,14 +9,7 @@ extension GradientField {
     /// an edge outline backed less than `minimumConfidence` would be dropped, so it does not
     /// stand in the way of a region.
     func pageOutline(minimumAreaFraction: Double, minimumConfidence: Double, textless: GradientField) -> ScoredQuad? {
-        // With the print wiped out, what is left are the outlines of things: a page edge there
-        // is long but may be faint beside the short, strong edge of a black phone or a mug, so
-        // its votes count length more than contrast; and only ridges vote, so a broad ramp of
-        // shading does not stand for a sheaf of parallel lines. Votes still add up along the
-        // whole line, so one that grazes a mug's rim, a phone and a note in turn can outvote a
-        // faint side; a page's side is one unbroken edge, and the lines are taken longest
-        // unbroken edge first.
-        let textlessLines = textless.byLongestRun(textless.houghLines(maxLines: 64, voteCap: 1.5, thin: true), minimum: Self.runFloor)
+        let textlessLines = textless.outlineLines()
         let ranked = rankedQuads(minimumAreaFraction: minimumAreaFraction, extraLines: textlessLines, textless: textless)
         let edges = answer(among: ranked, minimumConfidence: minimumConfidence, textless: textless)
         let regions = paperRegions(textless.luma, minimumAreaFraction: minimumAreaFraction, compare: edges.map { [$0.quad] } ?? [])
@@ -82,6 +75,17 @@ extension GradientField {
                 ?? outline
         }
         return outline
+    }
+
+    /// The lines of this view (the print wiped out) that join the search's candidates. What is
+    /// left are the outlines of things: a page edge there is long but may be faint beside the
+    /// short, strong edge of a black phone or a mug, so its votes count length more than
+    /// contrast; and only ridges vote, so a broad ramp of shading does not stand for a sheaf
+    /// of parallel lines. Votes still add up along the whole line, so one that grazes a mug's
+    /// rim, a phone and a note in turn can outvote a faint side; a page's side is one unbroken
+    /// edge, and the lines are taken longest unbroken edge first.
+    func outlineLines() -> [Line] {
+        byLongestRun(houghLines(maxLines: 64, voteCap: 1.5, thin: true), minimum: Self.runFloor)
     }
 
     /// The whole sheet round `part`, where one of `part`'s sides is a crease or a shade boundary
