@@ -6,8 +6,9 @@ import Foundation
 // the photo is read again with "brighter than paper" judged against each outline's own paper.
 
 extension PageDetector {
-    /// The page outline read as a page held up before something brighter than its paper, and
-    /// the view it was read in; nil unless one is found, well backed.
+    /// The page outline read from the first reading's views (`field`, and `textless` with the
+    /// print wiped out) as a page held up before something brighter than its paper, and the
+    /// view it was judged in; nil unless one is found, well backed.
     ///
     /// Every side's polarity is read from its own step, so the search ranks outlines whichever
     /// way their sides step. Each is then checked as `verified` checks a page against a light,
@@ -19,8 +20,8 @@ extension PageDetector {
     /// what lies beyond one of its own sides (a door, the room's shade: a figure printed on a
     /// flat scan's white paper is darker than the paper all round), and carry print, as a page
     /// does and a pale door or a window pane in its frame does not.
-    func heldUpReading(of small: PixelBuffer, closingRadius radius: Int) -> (outline: ScoredQuad, field: GradientField)? {
-        var (field, textless) = GradientField.views(of: small, closingRadius: radius)
+    func heldUpReading(from firstField: GradientField, textless firstTextless: GradientField) -> (outline: ScoredQuad, field: GradientField)? {
+        var field = firstField, textless = firstTextless
         field.light = [UInt8](repeating: 1, count: field.luma.count)
         textless.light = field.light
         for ranked in field.rankedQuads(minimumAreaFraction: minimumAreaFraction, extraLines: textless.outlineLines(), textless: textless) {
@@ -31,11 +32,9 @@ extension PageDetector {
             guard beyond.count >= GradientField.litSamples, paper.count >= GradientField.litSamples,
                   let light = beyond.selectKth(beyond.count / 2),
                   let brightest = paper.selectKth(paper.count * 19 / 20) else { continue }
-            var own = field, ownTextless = textless
-            own.lightBeyond = light
-            own.brighterThanPaper = min(light, brightest + GradientField.minimumPaperStep)
-            ownTextless.lightBeyond = own.lightBeyond
-            ownTextless.brighterThanPaper = own.brighterThanPaper
+            let ceiling = min(light, brightest + GradientField.minimumPaperStep)
+            let own = field.judged(lightBeyond: light, brighterThanPaper: ceiling)
+            let ownTextless = textless.judged(lightBeyond: light, brighterThanPaper: ceiling)
             guard let outline = own.verified(ranked, textless: ownTextless), outline.confidence >= GradientField.laterPlaceConfidence else { continue }
             let sides = own.sidesOf(outline.quad), ownSides = sides.indices.filter { !ranked.candidate.sides[$0].isBorder }
             guard !ownSides.contains(where: { own.hugsFrame(sides[$0].0, sides[$0].1) }),
@@ -48,6 +47,14 @@ extension PageDetector {
 }
 
 extension GradientField {
+    /// This view with a page's light and what is brighter than its paper read at those levels.
+    func judged(lightBeyond light: Float, brighterThanPaper ceiling: Float) -> GradientField {
+        var view = self
+        view.lightBeyond = light
+        view.brighterThanPaper = ceiling
+        return view
+    }
+
     /// Brightness 5 px beyond the sides of `q` (at 24 points along each side's middle 80%)
     /// where it is brighter than 5 px inside by a paper step: what the page is the darker side of.
     func brighterBeyond(_ q: Quad) -> [Float] {

@@ -110,7 +110,7 @@ public struct PageDetector: Sendable {
         // level. A page found only so must be well backed.
         if found.map({ !$0.outline.isFrame && $0.outline.confidence < minimumConfidence }) ?? true {
             found = Self.exposureGains.lazy.compactMap { brighterReading(of: small, gain: $0, closingRadius: radius) }.first
-                ?? heldUpReading(of: small, closingRadius: radius)
+                ?? heldUpReading(from: field, textless: textless)
         }
         guard let (best, field) = found, !best.isFrame, best.confidence >= minimumConfidence else { return nil }
         // Working-copy coordinates → source pixels (pixel-corner convention on both sides).
