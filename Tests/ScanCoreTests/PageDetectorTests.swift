@@ -801,6 +801,37 @@ import Testing
         #expect(SyntheticPhoto.cornerError(detection.quad, q) < 8, "\(detection.quad)")
     }
 
+    /// Held close, the page runs off the frame at its top and bottom: all that shows of it is
+    /// its part between them, bounded by its two sides. (On the cluttered desk, an object's
+    /// edge a few pixels inside the top of the frame stands in for it.)
+    @Test("a page running off the frame at its top and bottom is found", arguments: [
+        (SyntheticPhoto.Background.dark, 6.0), (.textured, 6), (.light, 6), (.table, 6), (.cluttered, 15),
+    ])
+    func runsOffBothEnds(_ background: SyntheticPhoto.Background, within error: Double) throws {
+        let page = Quad(topLeft: Point(240, -70), topRight: Point(575, -55), bottomRight: Point(615, 870), bottomLeft: Point(195, 860))
+        func crossing(_ a: Point, _ b: Point, y: Double) -> Point { Point(a.x + (b.x - a.x) * (y - a.y) / (b.y - a.y), y) }
+        let inView = Quad(topLeft: crossing(page.bottomLeft, page.topLeft, y: 0), topRight: crossing(page.topRight, page.bottomRight, y: 0),
+                          bottomRight: crossing(page.topRight, page.bottomRight, y: 800), bottomLeft: crossing(page.bottomLeft, page.topLeft, y: 800))
+        let detection = try #require(try Self.detect(page, background: background))
+        #expect(SyntheticPhoto.cornerError(detection.quad, inView) < error, "\(detection.quad)")
+        #expect(detection.quad.intersectionOverUnion(inView) > 0.97, "\(detection.quad)")
+    }
+
+    /// A receipt scanned on its side, longer than the scanner's bed: its paper reaches across
+    /// the frame, and the lid shows dark past its torn ends, 1–3% of the frame deep, a tear's
+    /// teeth along them.
+    @Test("a flat scan with the scanner's lid showing past both torn ends is left alone")
+    func lidPastTornEnds() throws {
+        let scan = try Self.drawn(seed: 41) { x, y, _ in
+            let teeth = 3 * abs(Double(y).truncatingRemainder(dividingBy: 20) / 10 - 1)
+            let left = 16 - 12 * Double(y) / 600 + teeth, right = 8 + 6 * Double(y) / 600 + teeth
+            if Double(x) < left || Double(x) > 800 - right { return 8 }
+            let printed = x > 40 && x < 760 && y > 30 && y < 570 && (x - 40) % 26 < 9 && (y / 9) % 6 != 5
+            return printed ? 50 : 225
+        }
+        #expect(PageDetector().detect(in: scan) == nil)
+    }
+
     @Test("a small video frame (480×270) of a page is found", arguments: [SyntheticPhoto.Background.dark, .textured, .cluttered])
     func lowResolution(_ background: SyntheticPhoto.Background) throws {
         let q = Quad(topLeft: Point(170, 30), topRight: Point(330, 42), bottomRight: Point(322, 250), bottomLeft: Point(150, 236))

@@ -21,7 +21,8 @@ public struct PageDetection: Sendable, Equatable {
 /// 2. an orientation-restricted Hough transform: each edge pixel votes only for lines
 ///    perpendicular to its gradient, which keeps peaks sharp;
 /// 3. every pair of roughly horizontal and pair of roughly vertical candidate lines (the image
-///    borders included, for pages cut by the frame) forms a quad, scored by the length of its
+///    borders included, for pages cut by the frame, or running off it at two opposite edges)
+///    forms a quad, scored by the length of its
 ///    outline backed by an edge pointing across it less the length that is not, so clutter and
 ///    text lines inside the page lose to the long continuous outline, a fold loses to the
 ///    whole page, and an occluding hand costs only part of a side (one side may be darker

@@ -87,11 +87,15 @@ extension GradientField {
                         // area), its sides' "inside" outside it.
                         let area = quad.signedArea / imageArea
                         guard area >= minimumAreaFraction, area <= 1.02, quad.isConvex else { continue }
-                        // A quad leaning on more than one side of the frame would crop the
-                        // image with little evidence; the whole frame means "flat scan".
-                        let borders = (horizontal[a].isBorder ? 1 : 0) + (horizontal[b].isBorder ? 1 : 0)
-                            + (vertical[c].isBorder ? 1 : 0) + (vertical[d].isBorder ? 1 : 0)
-                        guard borders <= 1 || borders == 4 else { continue }
+                        // A quad leaning on two sides of the frame that meet would crop the
+                        // image with the evidence of two sides; the whole frame means "flat
+                        // scan". On two opposite sides it is a page running off the frame at
+                        // both ends (held close, or larger than the view), its own two sides
+                        // whole from edge to edge.
+                        let horizontalBorders = (horizontal[a].isBorder ? 1 : 0) + (horizontal[b].isBorder ? 1 : 0)
+                        let verticalBorders = (vertical[c].isBorder ? 1 : 0) + (vertical[d].isBorder ? 1 : 0)
+                        let borders = horizontalBorders + verticalBorders
+                        guard borders <= 1 || borders == 4 || (borders == 2 && horizontalBorders != 1) else { continue }
                         // Sides run clockwise (top, right, bottom, left), so "inside" is on the
                         // normal's side; bottom and left run against their cache key's order.
                         let lengths = SIMD4(tl.distance(to: tr), tr.distance(to: br), br.distance(to: bl), bl.distance(to: tl))

@@ -8,6 +8,12 @@ extension GradientField {
         if isFrame { return ScoredQuad(quad: candidate.quad, confidence: 1, isFrame: true) }
         let refined = refine(candidate.quad, sides: candidate.sides, polarity: 1)
         let refinedSides = sidesOf(refined)
+        // Running off the frame at both ends, a page shows only its two own sides, and each must
+        // stand clear of the frame: along it the strip beyond is too narrow to read what the
+        // page lies on, and a flat scan's paper reaches across the frame with the scanner's
+        // dark lid showing past its torn ends.
+        if candidate.sides.filter(\.isBorder).count == 2,
+           refinedSides.indices.contains(where: { !candidate.sides[$0].isBorder && hugsFrame(refinedSides[$0].0, refinedSides[$0].1) }) { return nil }
         // The winner's sides must each have paper inside and something darker than paper
         // outside; a region of a flat scan bounded by text or rules has the same paper on both.
         let contrasts = refinedSides.map { stepContrast($0.0, $0.1) }
