@@ -832,6 +832,18 @@ import Testing
         #expect(PageDetector().detect(in: scan) == nil)
     }
 
+    /// A pale door running the frame's height in a darker room shows two sides as a page held
+    /// close does, with the frame for its others, but carries no print.
+    @Test("a blank door running the frame's height is not taken for a page running off it")
+    func doorRunningOffBothEnds() throws {
+        let room = try Self.drawn(seed: 43) { x, y, _ in
+            let left = 300 + 0.03 * Double(y)
+            if Double(x) > left && Double(x) < left + 140 { return 185 }
+            return x > 560 && x < 700 && y > 120 && y < 380 ? 40 : 110
+        }
+        #expect(PageDetector().detect(in: room) == nil)
+    }
+
     @Test("a small video frame (480×270) of a page is found", arguments: [SyntheticPhoto.Background.dark, .textured, .cluttered])
     func lowResolution(_ background: SyntheticPhoto.Background) throws {
         let q = Quad(topLeft: Point(170, 30), topRight: Point(330, 42), bottomRight: Point(322, 250), bottomLeft: Point(150, 236))

@@ -11,9 +11,12 @@ extension GradientField {
         // Running off the frame at both ends, a page shows only its two own sides, and each must
         // stand clear of the frame: along it the strip beyond is too narrow to read what the
         // page lies on, and a flat scan's paper reaches across the frame with the scanner's
-        // dark lid showing past its torn ends.
-        if candidate.sides.filter(\.isBorder).count == 2,
-           refinedSides.indices.contains(where: { !candidate.sides[$0].isBorder && hugsFrame(refinedSides[$0].0, refinedSides[$0].1) }) { return nil }
+        // dark lid showing past its torn ends. So little outline leaves a strip of wall or a
+        // door between two edges looking the same, and the page must carry print, as they do not.
+        if candidate.sides.filter(\.isBorder).count == 2 {
+            guard let textless, !refinedSides.indices.contains(where: { !candidate.sides[$0].isBorder && hugsFrame(refinedSides[$0].0, refinedSides[$0].1) }),
+                  printShare(inside: refined, textless: textless) >= Self.printedPage else { return nil }
+        }
         // The winner's sides must each have paper inside and something darker than paper
         // outside; a region of a flat scan bounded by text or rules has the same paper on both.
         let contrasts = refinedSides.map { stepContrast($0.0, $0.1) }
