@@ -95,7 +95,7 @@ extension GradientField {
                         let horizontalBorders = (horizontal[a].isBorder ? 1 : 0) + (horizontal[b].isBorder ? 1 : 0)
                         let verticalBorders = (vertical[c].isBorder ? 1 : 0) + (vertical[d].isBorder ? 1 : 0)
                         let borders = horizontalBorders + verticalBorders
-                        guard borders <= 1 || borders == 4 || (borders == 2 && horizontalBorders != 1) else { continue }
+                        guard borders <= 1 || borders == 4 || horizontalBorders == 2 && verticalBorders == 0 || verticalBorders == 2 && horizontalBorders == 0 else { continue }
                         // Sides run clockwise (top, right, bottom, left), so "inside" is on the
                         // normal's side; bottom and left run against their cache key's order.
                         let lengths = SIMD4(tl.distance(to: tr), tr.distance(to: br), br.distance(to: bl), bl.distance(to: tl))
