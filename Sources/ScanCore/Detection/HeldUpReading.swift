@@ -37,7 +37,7 @@ extension PageDetector {
             let ownTextless = textless.judged(lightBeyond: light, brighterThanPaper: ceiling)
             guard let outline = own.verified(ranked, textless: ownTextless), outline.confidence >= GradientField.laterPlaceConfidence else { continue }
             let sides = own.sidesOf(outline.quad), ownSides = sides.indices.filter { !ranked.candidate.sides[$0].isBorder }
-            guard !ownSides.contains(where: { own.hugsFrame(sides[$0].0, sides[$0].1) }),
+            guard !own.ownSideHugsFrame(outline.quad, sides: ranked.candidate.sides),
                   ownSides.contains(where: { own.stepContrast(sides[$0].0, sides[$0].1, paper: false).lit < 0.5 }),
                   own.printShare(inside: outline.quad, textless: ownTextless) >= GradientField.printedPage else { continue }
             return (outline, own)
@@ -73,28 +73,7 @@ extension GradientField {
         return levels
     }
 
-    /// The share of `q`'s inside (its outline shrunk by a tenth about its centre, clear of its
-    /// edges) that the closing brightens by a step: the print, which it wipes out.
-    func printShare(inside q: Quad, textless: GradientField) -> Double {
-        let centre = (q.topLeft + q.topRight + q.bottomRight + q.bottomLeft) * 0.25
-        let shrunk = q.corners.map { centre + ($0 - centre) * 0.9 }
-        let inner = Quad(topLeft: shrunk[0], topRight: shrunk[1], bottomRight: shrunk[2], bottomLeft: shrunk[3])
-        var printed = 0, seen = 0
-        for y in 0..<height {
-            for x in 0..<width where inner.contains(Point(Double(x) + 0.5, Double(y) + 0.5)) {
-                seen += 1
-                if textless.luma[y * width + x] - luma[y * width + x] >= Self.minimumPrintStep { printed += 1 }
-            }
-        }
-        return Double(printed) / Double(max(seen, 1))
-    }
-
     /// Points beyond an outline's sides, and inside it, that it must have to be judged as a page
     /// held up before something brighter (of 96 beyond: a quarter of one side).
     static let litSamples = 12
-    /// The share of a page its print darkens (`printShare`): 0.08–0.3 on printed pages in
-    /// the working copy, under 0.01 on a blank door or pane.
-    static let printedPage = 0.04
-    /// Grey levels by which the closing must brighten a pixel for it to count as print.
-    static let minimumPrintStep: Float = 8
 }

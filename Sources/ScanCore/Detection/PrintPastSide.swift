@@ -1,8 +1,32 @@
 // Print past a side: rows of letters show as fine edges, edges in the working copy that the
 // closing wipes out. A page's own edge has what it lies on beyond it; print running on past
-// a side means the sheet goes on there (a crease, a flat scan's region).
+// a side means the sheet goes on there (a crease, a flat scan's region). Print within an
+// outline is what the closing brightens there: a page carries it, a door or a wall does not.
 
 extension GradientField {
+    /// The share of `q`'s inside (its outline shrunk by a tenth about its centre, clear of its
+    /// edges) that the closing brightens by a step: the print, which it wipes out.
+    func printShare(inside q: Quad, textless: GradientField) -> Double {
+        let centre = (q.topLeft + q.topRight + q.bottomRight + q.bottomLeft) * 0.25
+        let shrunk = q.corners.map { centre + ($0 - centre) * 0.9 }
+        let inner = Quad(topLeft: shrunk[0], topRight: shrunk[1], bottomRight: shrunk[2], bottomLeft: shrunk[3])
+        var printed = 0, seen = 0
+        for y in 0..<height {
+            for x in 0..<width where inner.contains(Point(Double(x) + 0.5, Double(y) + 0.5)) {
+                seen += 1
+                if textless.luma[y * width + x] - luma[y * width + x] >= Self.minimumPrintStep { printed += 1 }
+            }
+        }
+        return Double(printed) / Double(max(seen, 1))
+    }
+
+    /// The share of a page its print darkens (`printShare`): 0.08–0.3 on printed pages in
+    /// the working copy, under 0.01 on a blank door, pane or strip of wall. An outline with
+    /// little to back it (a page held up, or running off the frame at both ends) must reach it.
+    static let printedPage = 0.04
+    /// Grey levels by which the closing must brighten a pixel for it to count as print.
+    static let minimumPrintStep: Float = 8
+
     /// Whether the band `within` px past side `k` of `q` holds print: at least
     /// `printPastSide` of it on fine edges (an edge in this view, none with the print wiped
     /// out). Rows of letters are dense with them; a desk's grain and a soft shadow are not.

@@ -265,6 +265,12 @@ extension GradientField {
             || (a.x > w - reach && b.x > w - reach) || (a.y > h - reach && b.y > h - reach)
     }
 
+    /// Whether a side of `q` of its own (not along the frame: `sides` are its lines, in
+    /// order) hugs the frame.
+    func ownSideHugsFrame(_ q: Quad, sides: [Line]) -> Bool {
+        sidesOf(q).enumerated().contains { i, side in !sides[i].isBorder && hugsFrame(side.0, side.1) }
+    }
+
     /// The share of the long side within which a side hugs the frame: the closing's square.
     static let frameStrip = 2 * closingShare
 

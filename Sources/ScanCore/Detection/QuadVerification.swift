@@ -14,8 +14,7 @@ extension GradientField {
         // dark lid showing past its torn ends. So little outline leaves a strip of wall or a
         // door between two edges looking the same, and the page must carry print, as they do not.
         if candidate.sides.filter(\.isBorder).count == 2 {
-            let ownSides = refinedSides.indices.filter { !candidate.sides[$0].isBorder }
-            guard let textless, !ownSides.contains(where: { hugsFrame(refinedSides[$0].0, refinedSides[$0].1) }),
+            guard let textless, !ownSideHugsFrame(refined, sides: candidate.sides),
                   printShare(inside: refined, textless: textless) >= Self.printedPage else { return nil }
         }
         // The winner's sides must each have paper inside and something darker than paper
