@@ -54,4 +54,30 @@ import Testing
         let (faint, faintTextless) = try Self.views { x, _ in x < 236 ? 228 : nil }
         #expect(faint.sideSupport(a, b, textless: faintTextless) == 0)
     }
+
+    /// The page of `views` on a desk darker than it (150) past its right side, with `cover(x, y)`
+    /// drawn over everything (nil: nothing there).
+    static func heldView(cover: (Int, Int) -> UInt8?) throws -> GradientField {
+        let w = 400, h = 300
+        var pixels = [UInt8](repeating: 150, count: w * h)
+        for y in 40..<260 { for x in 100..<220 { pixels[y * w + x] = 232 } }
+        for y in 0..<h { for x in 0..<w { if let value = cover(x, y) { pixels[y * w + x] = value } } }
+        return GradientField.views(of: try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels), closingRadius: 8).field
+    }
+
+    @Test("a hand over the middle of a side is what lies over it, and nothing else is")
+    func occludedStretch() throws {
+        let (a, b) = Self.rightSide
+        // A hand (110) over 60 px of the side's middle, reaching past it both ways.
+        let held = try Self.heldView { x, y in x >= 200 && x < 260 && y >= 120 && y < 180 ? 110 : nil }
+        #expect((50...62).contains(held.occludedSteps(a, b, paper: 232)), "\(held.occludedSteps(a, b, paper: 232))")
+        // Over the side's end, the side does not step past it: it may run on over the desk.
+        let atEnd = try Self.heldView { x, y in x >= 200 && x < 260 && y >= 200 ? 110 : nil }
+        #expect(atEnd.occludedSteps(a, b, paper: 232) == 0)
+        // A stretch of desk as light as the paper past the side leaves paper on both sides.
+        let pale = try Self.heldView { x, y in x >= 220 && x < 260 && y >= 120 && y < 180 ? 232 : nil }
+        #expect(pale.occludedSteps(a, b, paper: 232) == 0)
+        // A side along the desk, past the page, has no step at all.
+        #expect(held.occludedSteps(Point(300, 40), Point(300, 260), paper: 232) == 0)
+    }
 }

@@ -19,7 +19,9 @@ extension PageDetector {
     /// (beyond a side along it too little shows to tell which way it steps), be brighter than
     /// what lies beyond one of its own sides (a door, the room's shade: a figure printed on a
     /// flat scan's white paper is darker than the paper all round), and carry print, as a page
-    /// does and a pale door or a window pane in its frame does not.
+    /// does and a pale door or a window pane in its frame does not. The hand holding it may
+    /// cover much of a side: that stretch counts neither for the side nor against it
+    /// (`occludedSteps`).
     func heldUpReading(from firstField: GradientField, textless firstTextless: GradientField) -> (outline: ScoredQuad, field: GradientField)? {
         var field = firstField, textless = firstTextless
         field.light = [UInt8](repeating: 1, count: field.luma.count)
@@ -35,7 +37,8 @@ extension PageDetector {
             let ceiling = min(light, brightest + GradientField.minimumPaperStep)
             let own = field.judged(lightBeyond: light, brighterThanPaper: ceiling)
             let ownTextless = textless.judged(lightBeyond: light, brighterThanPaper: ceiling)
-            guard let outline = own.verified(ranked, textless: ownTextless), outline.confidence >= GradientField.laterPlaceConfidence else { continue }
+            guard let outline = own.verified(ranked, textless: ownTextless, excusingOccluders: true),
+                  outline.confidence >= GradientField.laterPlaceConfidence else { continue }
             let sides = own.sidesOf(outline.quad), ownSides = sides.indices.filter { !ranked.candidate.sides[$0].isBorder }
             guard !own.ownSideHugsFrame(outline.quad, sides: ranked.candidate.sides),
                   ownSides.contains(where: { own.stepContrast(sides[$0].0, sides[$0].1, paper: false).lit < 0.5 }),
@@ -71,6 +74,26 @@ extension GradientField {
             }
         }
         return levels
+    }
+
+    /// How many of the points `edgeCount` reads along side a → b lie under something held over
+    /// it, a hand holding the page: there the side runs through one thing, at one level on
+    /// both sides of it (within a step), which is not the page's `paper`, and the side steps
+    /// before and after that stretch. A side carried past the page over the desk runs on over
+    /// the desk to its end, and one along no edge at all has the paper on both sides.
+    func occludedSteps(_ a: Point, _ b: Point, paper: Float) -> Int {
+        let length = a.distance(to: b)
+        guard length >= 2 else { return 0 }
+        let along = (b - a) * (1 / length), inward = Point(-along.y, along.x)
+        var levels: [(inside: Float, outside: Float)] = []
+        for s in 0..<Int(length) {
+            let p = a + along * (Double(s) + 0.5)
+            guard let inside = level(at: p + inward * Self.lightProbe), let outside = level(at: p - inward * Self.lightProbe) else { continue }
+            levels.append((inside, outside))
+        }
+        func steps(_ l: (inside: Float, outside: Float)) -> Bool { abs(l.inside - l.outside) >= Self.minimumStep }
+        guard let first = levels.firstIndex(where: steps), let last = levels.lastIndex(where: steps), first < last else { return 0 }
+        return levels[first...last].filter { !steps($0) && abs($0.inside - paper) >= Self.minimumStep }.count
     }
 
     /// Points beyond an outline's sides, and inside it, that it must have to be judged as a page

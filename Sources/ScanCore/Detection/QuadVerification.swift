@@ -2,8 +2,10 @@ import Foundation
 
 extension GradientField {
     /// Refines a candidate and applies the checks that are too costly for the search; nil
-    /// when it fails them. `textless` is the same view with the print wiped out.
-    func verified(_ candidate: Candidate, textless: GradientField? = nil) -> ScoredQuad? {
+    /// when it fails them. `textless` is the same view with the print wiped out. With
+    /// `excusingOccluders`, a stretch of a side under something held over it is left out of
+    /// that side's backing (`occludedSteps`), unless the outline leans on the frame.
+    func verified(_ candidate: Candidate, textless: GradientField? = nil, excusingOccluders: Bool = false) -> ScoredQuad? {
         let isFrame = candidate.sides.allSatisfy(\.isBorder)
         if isFrame { return ScoredQuad(quad: candidate.quad, confidence: 1, isFrame: true) }
         let refined = refine(candidate.quad, sides: candidate.sides, polarity: 1)
@@ -140,7 +142,10 @@ extension GradientField {
             let rising = edgeCount(side.0, side.1, polarity: 1, threshold: edge)
             let falling = edgeCount(side.0, side.1, polarity: -1, threshold: edge)
             let hits = Double(max(rising.hits, falling.hits))
-            return (hits / Double(max(rising.steps, 1)), hits / Double(max(rising.inView, 1)))
+            // An outline leaning on the frame has less evidence, and none of it is excused.
+            let occluded = excusingOccluders && !leansOnFrame
+                ? levels.flatMap { level in textless.map { $0.occludedSteps(side.0, side.1, paper: level.inside) } } ?? 0 : 0
+            return (min(1, hits / Double(max(rising.steps - occluded, 1))), min(1, hits / Double(max(rising.inView - occluded, 1))))
         }
         let supports = counts.map(\.all), ownSupports = counts.compactMap(\.inView)
         // A small outline square to the frame is a box printed on a flat scan (a slide's title,
