@@ -1461,6 +1461,44 @@ import Testing
         })
     }
 
+    /// A printed page square to the frame at working size (190...310 × 55...235, paper 130), on
+    /// `around(x, y)`, in the views the held-up reading judges outlines in.
+    static func squarePage(around: (Int, Int) -> UInt8) throws -> (field: GradientField, textless: GradientField) {
+        let w = 400, h = 300
+        var pixels = [UInt8](repeating: 0, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                let onPage = x >= 190 && x < 310 && y >= 55 && y < 235
+                let printed = y >= 75 && y < 210 && (y - 75) % 12 < 4 && x >= 205 && x < 285 && (x / 4) % 6 != 5
+                pixels[y * w + x] = onPage ? (printed ? 40 : 130) : around(x, y)
+            }
+        }
+        var (field, textless) = GradientField.views(of: try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels), closingRadius: 8)
+        // As the held-up reading reads them: anything may be the light a side steps down into.
+        field.light = [UInt8](repeating: 1, count: field.luma.count)
+        textless.light = field.light
+        return (field, textless)
+    }
+
+    /// Held up before a room, square to the camera: a wall (175) brighter than the paper past
+    /// its top and right sides, a door (70) past its left and bottom. Judged against the wall
+    /// as the held-up reading judges it, it steps down to the door, as no box printed on white
+    /// paper does, and is not taken for one. The same box on a flat scan's white paper (230)
+    /// still is.
+    @Test("a page held up square to the camera is no printed box; a box printed on white paper is")
+    func heldUpSquareIsNoPrintedBox() throws {
+        let corners = [Point(190, 55), Point(310, 55), Point(310, 235), Point(190, 235)]
+        let held = try Self.squarePage { x, y in x < 190 && y > 110 || y >= 235 ? 70 : 175 }
+        let heldField = held.field.judged(lightBeyond: 175, brighterThanPaper: 136)
+        let heldTextless = held.textless.judged(lightBeyond: 175, brighterThanPaper: 136)
+        #expect(heldField.verified(Self.candidate(corners), textless: heldTextless, heldUp: true) != nil)
+        #expect(heldField.verified(Self.candidate(corners), textless: heldTextless) == nil)
+        let printed = try Self.squarePage { _, _ in 230 }
+        let printedField = printed.field.judged(lightBeyond: 230, brighterThanPaper: 136)
+        let printedTextless = printed.textless.judged(lightBeyond: 230, brighterThanPaper: 136)
+        #expect(printedField.verified(Self.candidate(corners), textless: printedTextless, heldUp: true) == nil)
+    }
+
     @Test("an outline leaning on the frame is refused where the page's sides end short of it, kept where they run to it")
     func frameStandsInForSide() throws {
         let corners = [Point(20, 0.5), Point(180, 0.5), Point(180, 150), Point(20, 150)]

@@ -37,7 +37,7 @@ extension PageDetector {
             let ceiling = min(light, brightest + GradientField.minimumPaperStep)
             let own = field.judged(lightBeyond: light, brighterThanPaper: ceiling)
             let ownTextless = textless.judged(lightBeyond: light, brighterThanPaper: ceiling)
-            guard let outline = own.verified(ranked, textless: ownTextless, excusingOccluders: true),
+            guard let outline = own.verified(ranked, textless: ownTextless, heldUp: true),
                   outline.confidence >= GradientField.laterPlaceConfidence else { continue }
             let sides = own.sidesOf(outline.quad), ownSides = sides.indices.filter { !ranked.candidate.sides[$0].isBorder }
             guard !own.ownSideHugsFrame(outline.quad, sides: ranked.candidate.sides),

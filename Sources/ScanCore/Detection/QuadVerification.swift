@@ -2,10 +2,12 @@ import Foundation
 
 extension GradientField {
     /// Refines a candidate and applies the checks that are too costly for the search; nil
-    /// when it fails them. `textless` is the same view with the print wiped out. With
-    /// `excusingOccluders`, a stretch of a side under something held over it is left out of
-    /// that side's backing (`occludedSteps`), unless the outline leans on the frame.
-    func verified(_ candidate: Candidate, textless: GradientField? = nil, excusingOccluders: Bool = false) -> ScoredQuad? {
+    /// when it fails them. `textless` is the same view with the print wiped out. `heldUp`
+    /// judges it as a page held up in a hand (`heldUpReading`): a stretch of a side under
+    /// something held over it is left out of that side's backing (`occludedSteps`), unless the
+    /// outline leans on the frame, and a page held square to the camera is not taken for a
+    /// printed box where it steps down to what lies beyond one of its sides.
+    func verified(_ candidate: Candidate, textless: GradientField? = nil, heldUp: Bool = false) -> ScoredQuad? {
         let isFrame = candidate.sides.allSatisfy(\.isBorder)
         if isFrame { return ScoredQuad(quad: candidate.quad, confidence: 1, isFrame: true) }
         let refined = refine(candidate.quad, sides: candidate.sides, polarity: 1)
@@ -143,7 +145,7 @@ extension GradientField {
             let falling = edgeCount(side.0, side.1, polarity: -1, threshold: edge)
             let hits = Double(max(rising.hits, falling.hits))
             // An outline leaning on the frame has less evidence, and none of it is excused.
-            let occluded = excusingOccluders && !leansOnFrame
+            let occluded = heldUp && !leansOnFrame
                 ? levels.flatMap { level in textless.map { $0.occludedSteps(side.0, side.1, paper: level.inside) } } ?? 0 : 0
             return (min(1, hits / Double(max(rising.steps - occluded, 1))), min(1, hits / Double(max(rising.inView - occluded, 1))))
         }
@@ -154,7 +156,11 @@ extension GradientField {
         // sides converging, and each side is backed along most of its length; an outline that
         // takes in a printed box and a row of print below it converges too, but its sides run
         // on unbacked between them.
-        if squareBox, Self.convergence(refined) < Self.printedBoxConvergence || supports.min() ?? 0 < Self.laterPlaceConfidence { return nil }
+        // Held up before a room, a page may be brighter than what lies beyond one of its sides;
+        // a box printed on a flat scan's white paper is darker than that paper all round.
+        let brighterThanBeyond = unlitOwnSides.contains { paperSteps[$0] >= Self.minimumPaperStep }
+        if squareBox, !(heldUp && brighterThanBeyond),
+           Self.convergence(refined) < Self.printedBoxConvergence || supports.min() ?? 0 < Self.laterPlaceConfidence { return nil }
         // The checks above judge the sides' overall lines; the corners lie where their ends meet.
         let cornered = cornersFromEnds(refined, borders: candidate.sides.map(\.isBorder), polarity: 1)
         // A light source outside is brighter than paper too, and not part of the page.
