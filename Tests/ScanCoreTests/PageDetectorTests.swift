@@ -505,6 +505,24 @@ import Testing
         #expect(SyntheticPhoto.cornerError(detection.quad, Self.corners) < 40, "\(detection.quad)")
     }
 
+    /// A page lying below a sign on the desk: rows of large letters a little past its top side,
+    /// running from its left side to well past its right. Print past a side is where the
+    /// outline grows over a part of the sheet in shade; but the sheet beyond a crease is as wide
+    /// as the page, and this print runs on past the line of its right side.
+    @Test("a page below a printed sign wider than it is not grown over the sign")
+    func signPastTopSide() throws {
+        let corners = Quad(topLeft: Point(170, 330), topRight: Point(600, 345), bottomRight: Point(630, 760), bottomLeft: Point(140, 745))
+        var photo = try SyntheticPhoto.make(page: Self.page, corners: corners, width: 800, height: 800, background: .light)
+        for y in 160..<300 where (y - 160) % 28 < 12 {
+            for x in 165..<780 where (x / 9) % 5 != 4 {
+                let i = (y * photo.width + x) * 3
+                (photo.pixels[i], photo.pixels[i + 1], photo.pixels[i + 2]) = (45, 45, 50)
+            }
+        }
+        let detection = try #require(PageDetector().detect(in: photo))
+        #expect(SyntheticPhoto.cornerError(detection.quad, corners) < 8, "\(detection.quad)")
+    }
+
     /// The two views detection reads of an 800-pixel-wide photo: its working copy at half size,
     /// and that copy with the print wiped out by the closing detection picks for it.
     static func workingViews(_ photo: PixelBuffer) -> (field: GradientField, textless: GradientField) {

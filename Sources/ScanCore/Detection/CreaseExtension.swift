@@ -27,6 +27,9 @@ extension GradientField {
     static let maximumLead = 0.5
     /// The margin beyond the print, as a share of the print's depth past the crease.
     static let flapMargin = 0.1
+    /// Pixels past the page's sides carried on over the part beyond the crease where its own
+    /// print may still lie, those lines being straight where a curled sheet's sides bend.
+    static let flapSideClearance = 8.0
 
     /// `outline`, grown across the side beyond which rows of print run on (the crease of a
     /// folded page) to a margin past the end of that print, its sides carried on along their
@@ -61,7 +64,15 @@ extension GradientField {
         // part of a page.
         if cutOff, d - 1 >= farSide { ended = true }
         guard ended, printEnd - start >= Self.minimumFlap * outlineDepth, printEnd <= Self.maximumFlap * outlineDepth,
-              let (from, to) = row(beyond: k, of: q, at: farSide) else { return nil }
+              let (from, to) = row(beyond: k, of: q, at: farSide),
+              let (creaseFrom, creaseTo) = row(beyond: k, of: q, at: 0) else { return nil }
+        // The sheet beyond a crease is as wide as the page: its print ends within the lines of
+        // the page's sides carried on. Print running on well past them (clear of the few pixels
+        // by which those lines may stray inside a curled sheet) is something else's, a sign or a
+        // poster the page lies below.
+        if [(creaseFrom, from), (to, creaseTo)].contains(where: {
+            fineEdgeShare(along: $0.0, $0.1, from: Self.flapSideClearance, to: Self.flapSideClearance + 12, textless: textless) >= Self.printPastSide
+        }) { return nil }
         var corners = q.corners
         corners[k] = from
         corners[(k + 1) % 4] = to
