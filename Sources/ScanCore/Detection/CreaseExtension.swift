@@ -27,9 +27,10 @@ extension GradientField {
     static let maximumLead = 0.5
     /// The margin beyond the print, as a share of the print's depth past the crease.
     static let flapMargin = 0.1
-    /// Pixels past the page's sides carried on over the part beyond the crease where its own
-    /// print may still lie, those lines being straight where a curled sheet's sides bend.
-    static let flapSideClearance = 8.0
+    /// The band past the page's sides carried on over the part beyond the crease that must be
+    /// clear of print: from past the few pixels where the sheet's own print may still lie,
+    /// those lines being straight where a curled sheet's sides bend.
+    static let flapSideBand = 8.0...20.0
 
     /// `outline`, grown across the side beyond which rows of print run on (the crease of a
     /// folded page) to a margin past the end of that print, its sides carried on along their
@@ -71,7 +72,7 @@ extension GradientField {
         // by which those lines may stray inside a curled sheet) is something else's, a sign or a
         // poster the page lies below.
         if [(creaseFrom, from), (to, creaseTo)].contains(where: {
-            fineEdgeShare(along: $0.0, $0.1, from: Self.flapSideClearance, to: Self.flapSideClearance + 12, textless: textless) >= Self.printPastSide
+            fineEdgeShare(along: $0.0, $0.1, from: Self.flapSideBand.lowerBound, to: Self.flapSideBand.upperBound, textless: textless) >= Self.printPastSide
         }) { return nil }
         var corners = q.corners
         corners[k] = from

@@ -145,8 +145,10 @@ extension GradientField {
             let falling = edgeCount(side.0, side.1, polarity: -1, threshold: edge)
             let hits = Double(max(rising.hits, falling.hits))
             // An outline leaning on the frame has less evidence, and none of it is excused.
-            let occluded = heldUp && !leansOnFrame
-                ? levels.flatMap { level in textless.map { $0.occludedSteps(side.0, side.1, paper: level.inside) } } ?? 0 : 0
+            var occluded = 0
+            if heldUp, !leansOnFrame, let levels, let textless {
+                occluded = textless.occludedSteps(side.0, side.1, paper: levels.inside)
+            }
             return (min(1, hits / Double(max(rising.steps - occluded, 1))), min(1, hits / Double(max(rising.inView - occluded, 1))))
         }
         let supports = counts.map(\.all), ownSupports = counts.compactMap(\.inView)
