@@ -65,8 +65,8 @@ extension GradientField {
         // part of a page.
         if cutOff, d - 1 >= farSide { ended = true }
         guard ended, printEnd - start >= Self.minimumFlap * outlineDepth, printEnd <= Self.maximumFlap * outlineDepth,
-              let (from, to) = row(beyond: k, of: q, at: farSide),
-              let (creaseFrom, creaseTo) = row(beyond: k, of: q, at: 0) else { return nil }
+              let (from, to) = row(beyond: k, of: q, at: farSide) else { return nil }
+        let (creaseFrom, creaseTo) = (q.corners[k], q.corners[(k + 1) % 4])
         // The sheet beyond a crease is as wide as the page: its print ends within the lines of
         // the page's sides carried on. Print running on well past them (clear of the few pixels
         // by which those lines may stray inside a curled sheet) is something else's, a sign or a
