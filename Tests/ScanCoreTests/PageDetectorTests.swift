@@ -826,13 +826,33 @@ import Testing
         (SyntheticPhoto.Background.dark, 6.0), (.textured, 6), (.light, 6), (.table, 6), (.cluttered, 15),
     ])
     func runsOffBothEnds(_ background: SyntheticPhoto.Background, within error: Double) throws {
-        let page = Quad(topLeft: Point(240, -70), topRight: Point(575, -55), bottomRight: Point(615, 870), bottomLeft: Point(195, 860))
+        let detection = try #require(try Self.detect(Self.heldClose, background: background))
+        #expect(SyntheticPhoto.cornerError(detection.quad, Self.heldCloseInView) < error, "\(detection.quad)")
+        #expect(detection.quad.intersectionOverUnion(Self.heldCloseInView) > 0.97, "\(detection.quad)")
+    }
+
+    /// A page held close, running off the 800×800 frame at its top and bottom, and its part in
+    /// view, bounded by its sides and the frame.
+    static let heldClose = Quad(topLeft: Point(240, -70), topRight: Point(575, -55), bottomRight: Point(615, 870), bottomLeft: Point(195, 860))
+    static var heldCloseInView: Quad {
+        let page = heldClose
         func crossing(_ a: Point, _ b: Point, y: Double) -> Point { Point(a.x + (b.x - a.x) * (y - a.y) / (b.y - a.y), y) }
-        let inView = Quad(topLeft: crossing(page.bottomLeft, page.topLeft, y: 0), topRight: crossing(page.topRight, page.bottomRight, y: 0),
-                          bottomRight: crossing(page.topRight, page.bottomRight, y: 800), bottomLeft: crossing(page.bottomLeft, page.topLeft, y: 800))
-        let detection = try #require(try Self.detect(page, background: background))
-        #expect(SyntheticPhoto.cornerError(detection.quad, inView) < error, "\(detection.quad)")
-        #expect(detection.quad.intersectionOverUnion(inView) > 0.97, "\(detection.quad)")
+        return Quad(topLeft: crossing(page.bottomLeft, page.topLeft, y: 0), topRight: crossing(page.topRight, page.bottomRight, y: 0),
+                    bottomRight: crossing(page.topRight, page.bottomRight, y: 800), bottomLeft: crossing(page.bottomLeft, page.topLeft, y: 800))
+    }
+
+    /// Held close, and a white note lies on the desk beside a fifth of the page's left side,
+    /// brighter than its paper: the side's paper step is read past the note. Leaning on the
+    /// frame, an outline with a side that shows no paper is refused.
+    @Test("a page running off the frame, a note brighter than its paper beside one side, is found")
+    func runsOffBothEndsBesideNote() throws {
+        let page = Self.heldClose
+        var photo = try SyntheticPhoto.make(page: Self.page, corners: page, width: 800, height: 800, background: .dark)
+        let along = page.topLeft - page.bottomLeft, inward = Point(-along.y, along.x).unit
+        let besideMiddle = page.bottomLeft + along * 0.5 - inward * 60
+        Self.paintEllipse(&photo, centre: besideMiddle, radii: (90, 52), direction: along, colour: (255, 255, 250))
+        let detection = try #require(PageDetector().detect(in: photo))
+        #expect(SyntheticPhoto.cornerError(detection.quad, Self.heldCloseInView) < 6, "\(detection.quad)")
     }
 
     /// A receipt scanned on its side, longer than the scanner's bed: its paper reaches across

@@ -4,12 +4,12 @@ import Testing
 
 /// How the outline search backs one side (`GradientField.sideSupport`).
 @Suite struct SideSupportTests {
-    /// A 400×300 grey photo: a desk at the paper's level (232) with a page from x = 100 to 220
-    /// and y = 40 to 260, rows of print in its middle, and `right(x, y)` past its right side
+    /// A 400×300 grey photo: a desk at the paper's level (`paper`) with a page from x = 100 to
+    /// 220 and y = 40 to 260, rows of print in its middle, and `right(x, y)` past its right side
     /// from x = 220 to 300 (nil: the desk).
-    static func views(right: (Int, Int) -> UInt8?) throws -> (field: GradientField, textless: GradientField) {
+    static func views(paper: UInt8 = 232, right: (Int, Int) -> UInt8?) throws -> (field: GradientField, textless: GradientField) {
         let w = 400, h = 300
-        var pixels = [UInt8](repeating: 232, count: w * h)
+        var pixels = [UInt8](repeating: paper, count: w * h)
         for y in 70..<230 where (y / 6) % 2 == 0 {
             for x in 120..<200 { pixels[y * w + x] = 40 }
         }
@@ -33,6 +33,18 @@ import Testing
         #expect(!GradientField.stepSurvivesWiping(step: field.stepContrast(a, b, paper: false).mean, wiped: textless.stepContrast(a, b, paper: false).mean))
         // ...but no print lies past the side, and the desk beyond is the paper's level.
         #expect(field.sideSupport(a, b, textless: textless) > 0.8)
+    }
+
+    @Test("a note brighter than the paper beside a stretch of a side is left out of its paper step; bright patches here and there are not")
+    func noteBesideSide() throws {
+        let (a, b) = Self.rightSide
+        // Paper in the room's light (200), a dark desk past the side, and a white note, short
+        // of a light's level, beside a fifth of it.
+        let note = try Self.views(paper: 200) { _, y in (120..<160).contains(y) ? 225 : 120 }.field.stepContrast(a, b)
+        #expect(note.paper >= GradientField.minimumPaperStep && note.unexcused < GradientField.minimumPaperStep, "\(note)")
+        // As much white in two patches: a side running through a picture, not past one thing.
+        let patches = try Self.views(paper: 200) { _, y in (80..<100).contains(y) || (180..<200).contains(y) ? 225 : 120 }.field.stepContrast(a, b)
+        #expect(patches.paper < GradientField.minimumPaperStep, "\(patches)")
     }
 
     @Test("the edge of a block of print past a side of plain paper is not backed")

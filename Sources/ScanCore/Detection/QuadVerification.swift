@@ -38,6 +38,11 @@ extension GradientField {
         }) { return nil }
         let paperSteps = contrasts.indices.map { lit[$0] ? contrasts[$0].mean : contrasts[$0].paper }
         let paperless = paperSteps.indices.filter { !candidate.sides[$0].isBorder && paperSteps[$0] < Self.minimumPaperStep }
+        // A side that shows paper only with a note beside it left out (`stepContrast`) stands
+        // only where every other side shows paper too: one excuse, not two.
+        if !paperless.isEmpty, contrasts.indices.contains(where: { k in
+            !lit[k] && contrasts[k].paper >= Self.minimumPaperStep && contrasts[k].unexcused < Self.minimumPaperStep
+        }) { return nil }
         // Leaning on the frame, a quad has less evidence, and every other side must pass.
         let leansOnFrame = candidate.sides.contains(where: \.isBorder)
         if paperless.count >= (leansOnFrame ? 1 : Self.maximumPaperlessSides) { return nil }
@@ -359,11 +364,13 @@ extension GradientField {
     /// the outside). Where a light source lies outside, the page is the darker side and the
     /// difference is taken the other way; `lit` is the share of the side where it does, and
     /// the percentiles are read where it does not. `median` is the middle of the steps at each
-    /// point along the side: a mug, a note or a hand over part of it does not move that.
+    /// point along the side: a mug, a note or a hand over part of it does not move that. Nor
+    /// does one thing brighter than paper beside a stretch of the side move `paper` (see
+    /// `bandContrast`); `unexcused` is that step with it counted.
     /// `paper: false` skips the percentiles (the search calls this for thousands of sides).
-    func stepContrast(_ a: Point, _ b: Point, paper: Bool = true) -> (mean: Float, paper: Float, lit: Float, median: Float) {
-        guard let c = bandContrast(a, b, paper: paper, depths: 3...7, outsideShift: 0) else { return (0, 0, 0, 0) }
-        return (c.mean, c.paperSamples > 0 ? c.paper : 0, c.lit, c.median)
+    func stepContrast(_ a: Point, _ b: Point, paper: Bool = true) -> (mean: Float, paper: Float, lit: Float, median: Float, unexcused: Float) {
+        guard let c = bandContrast(a, b, paper: paper, depths: 3...7, outsideShift: 0) else { return (0, 0, 0, 0, 0) }
+        return (c.mean, c.paperSamples > 0 ? c.paper : 0, c.lit, c.median, c.paperSamples > 0 ? c.unexcused : 0)
     }
 
     /// `stepContrast`'s mean where its median is at least `least` either way, and whether that
@@ -417,17 +424,24 @@ extension GradientField {
 
     /// Points along a side at which `bandContrast` compares its two sides.
     static let contrastSamples = 24
+    /// The most of a side's points that one thing brighter than paper beside it may cover for
+    /// its paper step to be read past it.
+    static let brighterBeyondShare = 1.0 / 3
 
     /// `stepContrast` over bands `depths` px inside and `depths + outsideShift` px outside; nil
     /// once the median step can reach `least` neither way.
     private func bandContrast(_ a: Point, _ b: Point, paper: Bool, depths: ClosedRange<Int>, outsideShift: Int,
                               medianBeyond least: Float = -.infinity)
-        -> (mean: Float, paper: Float, lit: Float, paperSamples: Int, median: Float)? {
+        -> (mean: Float, paper: Float, lit: Float, paperSamples: Int, median: Float, unexcused: Float)? {
         let length = a.distance(to: b)
-        guard length >= 4 else { return (0, 0, 0, 0, 0) }
+        guard length >= 4 else { return (0, 0, 0, 0, 0, 0) }
         let dx = (b.x - a.x) / length, dy = (b.y - a.y) / length
         let nx = -dy, ny = dx
         var inside: [Float] = [], outside: [Float] = []
+        // The paper samples at points where something brighter than the paper lies outside (a
+        // note beside a page's side), how many points those are of all, and in how many runs.
+        var brighterBeyond: (inside: [Float], outside: [Float], points: Int, runs: Int) = ([], [], 0, 0)
+        var paperPoints = 0, lastBrighter = false
         // Points whose step falls short of `least` upwards, and downwards.
         var sum: Float = 0, count: Float = 0, litSamples = 0, shortUp = 0, shortDown = 0
         let samples = Self.contrastSamples
@@ -449,6 +463,7 @@ extension GradientField {
                     let sign = Float(edgePolarity(light, px, py, nx, ny))
                     if sign < 0 { litSamples += 1 }
                     var pointSum: Float = 0, pointCount: Float = 0
+                    let mark = inside.count
                     for step in depths {
                         let d = Double(step), e = Double(step + outsideShift)
                         let xi = Int((px + nx * d).rounded(.down)), yi = Int((py + ny * d).rounded(.down))
@@ -460,6 +475,19 @@ extension GradientField {
                         if paper && sign > 0 {
                             inside.append(i)
                             outside.append(o)
+                        }
+                    }
+                    if paper && sign > 0 && pointCount > 0 {
+                        paperPoints += 1
+                        let brighter = pointSum / pointCount <= -Self.minimumStep
+                        if brighter && !lastBrighter { brighterBeyond.runs += 1 }
+                        lastBrighter = brighter
+                        if brighter {
+                            brighterBeyond.inside += inside[mark...]
+                            brighterBeyond.outside += outside[mark...]
+                            brighterBeyond.points += 1
+                            inside.removeSubrange(mark...)
+                            outside.removeSubrange(mark...)
                         }
                     }
                     if pointCount > 0 {
@@ -478,14 +506,25 @@ extension GradientField {
             }
         }
         guard reached else { return nil }
-        guard count > 0 else { return (0, 0, 0, 0, 0) }
+        guard count > 0 else { return (0, 0, 0, 0, 0, 0) }
         let mean = sum / count, lit = Float(litSamples) / Float(samples)
         let median = steps.selectKth(steps.count / 2) ?? 0
-        guard paper, !inside.isEmpty else { return (mean, 0, lit, 0, median) }
-        inside.sort()
-        outside.sort()
-        let p90 = min(inside.count - 1, inside.count * 9 / 10)
-        return (mean, inside[p90] - outside[p90], lit, inside.count, median)
+        // The paper step is read where the side has paper against what the page lies on: one
+        // thing brighter than paper lying beside a stretch of it (a note) is left out, where the
+        // same paper runs on inside along that stretch; bright patches here and there (a
+        // picture the side runs through) are not. A flat scan's paper is the brightest thing on
+        // it: there this leaves nothing out.
+        let total = inside.count + brighterBeyond.inside.count
+        let paperRunsOn = brighterBeyond.points > 0 && inside.count > 0
+            && abs((brighterBeyond.inside.selectKth(brighterBeyond.inside.count / 2) ?? 0) - (inside.selectKth(inside.count / 2) ?? 0)) < Self.minimumStep
+        let excused = paperRunsOn && brighterBeyond.runs == 1 && Double(brighterBeyond.points) <= Self.brighterBeyondShare * Double(paperPoints)
+        guard paper, !inside.isEmpty || !brighterBeyond.inside.isEmpty else { return (mean, 0, lit, 0, median, 0) }
+        func step(_ inside: [Float], _ outside: [Float]) -> Float {
+            let p90 = min(inside.count - 1, inside.count * 9 / 10)
+            return inside.sorted()[p90] - outside.sorted()[p90]
+        }
+        let unexcused = step(inside + brighterBeyond.inside, outside + brighterBeyond.outside)
+        return (mean, excused ? step(inside, outside) : unexcused, lit, total, median, unexcused)
     }
 }
 
