@@ -39,10 +39,11 @@ extension GradientField {
         let paperSteps = contrasts.indices.map { lit[$0] ? contrasts[$0].mean : contrasts[$0].paper }
         let paperless = paperSteps.indices.filter { !candidate.sides[$0].isBorder && paperSteps[$0] < Self.minimumPaperStep }
         // A side that shows paper only with a note beside it left out (`stepContrast`) stands
-        // only where every other side shows paper too: one excuse, not two.
-        if !paperless.isEmpty, contrasts.indices.contains(where: { k in
+        // only where every other side shows paper on its own: one excuse, not two.
+        let excused = contrasts.indices.filter { k in
             !lit[k] && contrasts[k].paper >= Self.minimumPaperStep && contrasts[k].unexcused < Self.minimumPaperStep
-        }) { return nil }
+        }
+        if !excused.isEmpty && excused.count + paperless.count > 1 { return nil }
         // Leaning on the frame, a quad has less evidence, and every other side must pass.
         let leansOnFrame = candidate.sides.contains(where: \.isBorder)
         if paperless.count >= (leansOnFrame ? 1 : Self.maximumPaperlessSides) { return nil }
