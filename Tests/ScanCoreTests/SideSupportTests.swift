@@ -47,6 +47,26 @@ import Testing
         #expect(patches.paper < GradientField.minimumPaperStep, "\(patches)")
     }
 
+    /// A white page (200) on a light desk (185), a shadow taking half the light over the top
+    /// third of the frame: past the shadow's edge, paper and desk step by 7 levels, not 15.
+    @Test("the page's sides run on past a shadow's edge across it, dimmed; past its own top, not")
+    func sidesRunOnIntoShade() throws {
+        var pixels = [UInt8](repeating: 185, count: 400 * 300)
+        for y in 0..<300 {
+            for x in 0..<400 {
+                let paper = (100..<300).contains(x) && (40..<260).contains(y)
+                pixels[y * 400 + x] = UInt8(Double(paper ? 200 : 185) * (y < 120 ? 0.5 : 1))
+            }
+        }
+        let (field, _) = GradientField.views(of: try PixelBuffer(width: 400, height: 300, format: .gray, pixels: pixels), closingRadius: 8)
+        let lit = Quad(topLeft: Point(100, 120), topRight: Point(300, 120), bottomRight: Point(300, 260), bottomLeft: Point(100, 260))
+        #expect(field.sidesRunOn(past: 0, of: lit, inShade: true))
+        #expect(!field.sidesRunOn(past: 0, of: lit))
+        let whole = Quad(topLeft: Point(100, 40), topRight: Point(300, 40), bottomRight: Point(300, 260), bottomLeft: Point(100, 260))
+        #expect(!field.sidesRunOn(past: 0, of: whole, inShade: true))
+        #expect(!field.sidesRunOn(past: 2, of: lit, inShade: true))
+    }
+
     @Test("the edge of a block of print past a side of plain paper is not backed")
     func printBlockEdge() throws {
         // Paper goes on past the side, with rows of print from 3 px past it.

@@ -194,8 +194,10 @@ extension GradientField {
     }
 
     /// Whether either side meeting side `k` of `q` keeps its step past the corner where they
-    /// meet (over a quarter of its length): then the page goes on past side `k`.
-    func sidesRunOn(past k: Int, of q: Quad) -> Bool {
+    /// meet (over a quarter of its length): then the page goes on past side `k`. With
+    /// `inShade`, a step of a share of the side's own counts too (`shadeShare`): a shadow cast
+    /// across the page dims paper and desk alike past it, and so the step between them.
+    func sidesRunOn(past k: Int, of q: Quad, inShade: Bool = false) -> Bool {
         let c = q.corners
         // Whether the side from `start` to `end` keeps its step past `end` (`pastEnd`) or before
         // `start`, measured the way it runs, so that its inside stays on the same hand.
@@ -204,7 +206,8 @@ extension GradientField {
             guard length >= 8 else { return false }
             let d = (end - start) * (1 / length)
             let (a, b) = pastEnd ? (end + d * 3, end + d * (0.25 * length)) : (start - d * (0.25 * length), start - d * 3)
-            return stepContrast(a, b, paper: false).median >= Self.minimumStep
+            let least = inShade ? max(Self.minimumPaperStep, Self.shadeShare * stepContrast(start, end, paper: false).median) : Self.minimumStep
+            return stepContrast(a, b, paper: false).median >= min(least, Self.minimumStep)
         }
         return runsOn(c[(k + 3) % 4], c[k], pastEnd: true) || runsOn(c[(k + 1) % 4], c[(k + 2) % 4], pastEnd: false)
     }
@@ -221,12 +224,15 @@ extension GradientField {
     /// past which the sides meeting it run on. Such a side may cut a page at a crease, a
     /// shadow's edge or a rule across it, and outlines with one are less often the whole page.
     func reportedConfidence(_ outline: ScoredQuad) -> Double {
-        let cut = (0..<4).filter { sidesRunOn(past: $0, of: outline.quad) }.count
+        let cut = (0..<4).filter { sidesRunOn(past: $0, of: outline.quad, inShade: true) }.count
         return outline.confidence * pow(Self.runOnShare, Double(cut))
     }
 
     /// What each side with the page's sides running on past it leaves of the confidence.
     static let runOnShare = 0.9
+    /// The share of a side's step that it keeps past a shadow's edge across the page, at least:
+    /// a shadow takes a half to two thirds of the light.
+    static let shadeShare: Float = 1.0 / 3
 
     /// Degrees from the image axes within which a side counts as square to the frame.
     static let squareTolerance = 1.5
