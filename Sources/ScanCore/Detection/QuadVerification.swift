@@ -206,8 +206,8 @@ extension GradientField {
             guard length >= 8 else { return false }
             let d = (end - start) * (1 / length)
             let (a, b) = pastEnd ? (end + d * 3, end + d * (0.25 * length)) : (start - d * (0.25 * length), start - d * 3)
-            let least = inShade ? max(Self.minimumPaperStep, Self.shadeShare * stepContrast(start, end, paper: false).median) : Self.minimumStep
-            return stepContrast(a, b, paper: false).median >= min(least, Self.minimumStep)
+            let dimmed = inShade ? max(Self.minimumPaperStep, Self.shadeShare * stepContrast(start, end, paper: false).median) : .infinity
+            return stepContrast(a, b, paper: false).median >= min(Self.minimumStep, dimmed)
         }
         return runsOn(c[(k + 3) % 4], c[k], pastEnd: true) || runsOn(c[(k + 1) % 4], c[(k + 2) % 4], pastEnd: false)
     }
