@@ -40,10 +40,10 @@ extension GradientField {
         let paperless = paperSteps.indices.filter { !candidate.sides[$0].isBorder && paperSteps[$0] < Self.minimumPaperStep }
         // A side that shows paper only with a note beside it left out (`stepContrast`) stands
         // only where every other side shows paper on its own: one excuse, not two.
-        let excused = contrasts.indices.filter { k in
+        let excusedSides = contrasts.indices.filter { k in
             !lit[k] && contrasts[k].paper >= Self.minimumPaperStep && contrasts[k].unexcused < Self.minimumPaperStep
         }
-        if !excused.isEmpty && excused.count + paperless.count > 1 { return nil }
+        if !excusedSides.isEmpty && excusedSides.count + paperless.count > 1 { return nil }
         // Leaning on the frame, a quad has less evidence, and every other side must pass.
         let leansOnFrame = candidate.sides.contains(where: \.isBorder)
         if paperless.count >= (leansOnFrame ? 1 : Self.maximumPaperlessSides) { return nil }
@@ -516,22 +516,24 @@ extension GradientField {
         guard count > 0 else { return (0, 0, 0, 0, 0, 0) }
         let mean = sum / count, lit = Float(litSamples) / Float(samples)
         let median = steps.selectKth(steps.count / 2) ?? 0
-        // The paper step is read where the side has paper against what the page lies on: one
-        // thing brighter than paper lying beside a stretch of it (a note) is left out, where the
-        // same paper runs on inside along that stretch; bright patches here and there (a
-        // picture the side runs through) are not. A flat scan's paper is the brightest thing on
-        // it: there this leaves nothing out.
-        let total = inside.count + brighterBeyond.inside.count
-        let paperRunsOn = brighterBeyond.points > 0 && inside.count > 0
-            && abs((brighterBeyond.inside.selectKth(brighterBeyond.inside.count / 2) ?? 0) - (inside.selectKth(inside.count / 2) ?? 0)) < Self.minimumStep
-        let excused = paperRunsOn && brighterBeyond.runs == 1 && Double(brighterBeyond.points) <= Self.brighterBeyondShare * Double(paperPoints)
         guard paper, !inside.isEmpty || !brighterBeyond.inside.isEmpty else { return (mean, 0, lit, 0, median, 0) }
         func step(_ inside: [Float], _ outside: [Float]) -> Float {
             let p90 = min(inside.count - 1, inside.count * 9 / 10)
             return inside.sorted()[p90] - outside.sorted()[p90]
         }
+        let total = inside.count + brighterBeyond.inside.count
         let unexcused = step(inside + brighterBeyond.inside, outside + brighterBeyond.outside)
-        return (mean, excused ? step(inside, outside) : unexcused, lit, total, median, unexcused)
+        // The paper step is read where the side has paper against what the page lies on: one
+        // thing brighter than paper lying beside a stretch of it (a note) is left out, where the
+        // same paper runs on inside along that stretch; bright patches here and there (a
+        // picture the side runs through) are not. A flat scan's paper is the brightest thing on
+        // it: there this leaves nothing out.
+        guard brighterBeyond.runs == 1, !inside.isEmpty,
+              Double(brighterBeyond.points) <= Self.brighterBeyondShare * Double(paperPoints),
+              let besideNote = brighterBeyond.inside.selectKth(brighterBeyond.inside.count / 2),
+              let elsewhere = inside.selectKth(inside.count / 2),
+              abs(besideNote - elsewhere) < Self.minimumStep else { return (mean, unexcused, lit, total, median, unexcused) }
+        return (mean, step(inside, outside), lit, total, median, unexcused)
     }
 }
 
