@@ -130,6 +130,36 @@ import Testing
         #expect(PageDetector().detect(in: photo) == nil)
     }
 
+    /// A page held up in shade before a room in sun, darker (115) than everything round it:
+    /// the wall past its top and sides, lit unevenly (155 at the left of the frame, 215 at
+    /// the right), and the floor below it (150).
+    static func heldDarkerAllRound(shadedBox: Bool) throws -> (photo: PixelBuffer, page: Quad) {
+        let page = Quad(topLeft: Point(330, 90), topRight: Point(560, 110), bottomRight: Point(545, 450), bottomLeft: Point(310, 435))
+        let photo = try drawn(seed: 14) { x, y, p in
+            let printed = { (left: Int, right: Int) in y > 140 && y < 400 && (y - 140) % 24 < 9 && x > left && x < right && (x / 7) % 6 != 5 }
+            // A flat scan: a box shaded grey on white paper printed all round it.
+            if shadedBox { return printed(60, 740) ? 40 : page.contains(p) ? 115 : 245 }
+            guard page.contains(p) else { return y > 500 ? 150 : 155 + 60 * Double(x) / 800 }
+            return printed(350, 520) ? 40 : 115
+        }
+        return (photo, page)
+    }
+
+    @Test("a page held up darker than everything round it is found")
+    func heldDarkerAllRound() throws {
+        let (photo, page) = try Self.heldDarkerAllRound(shadedBox: false)
+        let detection = try #require(PageDetector().detect(in: photo))
+        #expect(SyntheticPhoto.cornerError(detection.quad, page) < 8, "\(detection.quad.corners)")
+    }
+
+    /// The same outline as a box shaded grey on a flat scan's white paper, with the paper's
+    /// print running past it: it is as much darker than all round it, but on one paper.
+    @Test("a box shaded grey on a flat scan is not taken for a page held up in shade")
+    func shadedBoxOnFlatScan() throws {
+        let (photo, _) = try Self.heldDarkerAllRound(shadedBox: true)
+        #expect(PageDetector().detect(in: photo) == nil)
+    }
+
     /// A flat scan of a page with a mottled photo printed over its lower half, bled off its
     /// bottom edge: flat scan 39 of the figures dev set (`scripts/make-photos --conditions
     /// figures --seed 800 --page-width 1240`, 1240×1753), box-averaged to the 248×350 working

@@ -22,6 +22,14 @@ extension PageDetector {
     /// does and a pale door or a window pane in its frame does not. The hand holding it may
     /// cover much of a side: that stretch counts neither for the side nor against it
     /// (`occludedSteps`).
+    ///
+    /// A page held up in shade before a sunlit garden or a white wall is darker than all
+    /// round it. So is a photo printed on a flat scan's white page; but with the print wiped
+    /// out, a page's paper is smooth, where only light varies, and a photo's ground is not
+    /// (`wipedEdgeShare`). And a box shaded grey on a flat scan has the same paper beyond
+    /// each of its sides, where a page held up has a room, lit unevenly: with the print
+    /// wiped out, what lies beyond its sides must differ by a step (`spreadBeyond`). Such an
+    /// outline must carry print on smooth paper.
     func heldUpReading(from firstField: GradientField, textless firstTextless: GradientField) -> (outline: ScoredQuad, field: GradientField)? {
         var field = firstField, textless = firstTextless
         field.light = [UInt8](repeating: 1, count: field.luma.count)
@@ -37,13 +45,23 @@ extension PageDetector {
             let ceiling = min(light, brightest + GradientField.minimumPaperStep)
             let own = field.judged(lightBeyond: light, brighterThanPaper: ceiling)
             let ownTextless = textless.judged(lightBeyond: light, brighterThanPaper: ceiling)
-            guard let outline = own.verified(ranked, textless: ownTextless, heldUp: true),
-                  outline.confidence >= GradientField.laterPlaceConfidence else { continue }
-            let sides = own.sidesOf(outline.quad), ownSides = sides.indices.filter { !ranked.candidate.sides[$0].isBorder }
-            guard !own.ownSideHugsFrame(outline.quad, sides: ranked.candidate.sides),
-                  ownSides.contains(where: { own.stepContrast(sides[$0].0, sides[$0].1, paper: false).lit < 0.5 }),
-                  own.printShare(inside: outline.quad, textless: ownTextless) >= GradientField.printedPage else { continue }
-            return (outline, own)
+            // Well backed, clear of the frame, and printed.
+            func stands(_ outline: ScoredQuad) -> Bool {
+                outline.confidence >= GradientField.laterPlaceConfidence
+                    && !own.ownSideHugsFrame(outline.quad, sides: ranked.candidate.sides)
+                    && own.printShare(inside: outline.quad, textless: ownTextless) >= GradientField.printedPage
+            }
+            if let outline = own.verified(ranked, textless: ownTextless, heldUp: true), stands(outline) {
+                let sides = own.sidesOf(outline.quad)
+                if sides.indices.contains(where: {
+                    !ranked.candidate.sides[$0].isBorder && own.stepContrast(sides[$0].0, sides[$0].1, paper: false).lit < 0.5
+                }) { return (outline, own) }
+            }
+            if let outline = own.verified(ranked, textless: ownTextless, heldUp: true, darkerAllRound: true), stands(outline),
+               ownTextless.wipedEdgeShare(inside: outline.quad) < GradientField.smoothPaper,
+               ownTextless.spreadBeyond(outline.quad) >= GradientField.minimumStep {
+                return (outline, own)
+            }
         }
         return nil
     }
@@ -76,6 +94,21 @@ extension GradientField {
         return levels
     }
 
+    /// How far apart the levels beyond `q`'s sides lie: of the median brightness 5 px beyond
+    /// each side in view (at 24 points along its middle 80%), the brightest less the darkest.
+    func spreadBeyond(_ q: Quad) -> Float {
+        let levels = sidesOf(q).compactMap { a, b -> Float? in
+            let length = a.distance(to: b)
+            guard length >= 4 else { return nil }
+            let along = (b - a) * (1 / length), outward = Point(along.y, -along.x)
+            var beyond = (0..<Self.contrastSamples).compactMap { k in
+                level(at: a + along * (length * (0.1 + 0.8 * Double(k) / Double(Self.contrastSamples - 1))) + outward * Self.lightProbe)
+            }
+            return beyond.count >= Self.contrastSamples / 2 ? beyond.selectKth(beyond.count / 2) : nil
+        }
+        return (levels.max() ?? 0) - (levels.min() ?? 0)
+    }
+
     /// How many of the points `edgeCount` reads along side a → b lie under something held over
     /// it, a hand holding the page: there the side runs through one thing, at one level on
     /// both sides of it (within a step), which is not the page's `paper`, and the side steps
@@ -95,6 +128,17 @@ extension GradientField {
         guard let first = levels.firstIndex(where: steps), let last = levels.lastIndex(where: steps), first < last else { return 0 }
         return levels[first...last].filter { !steps($0) && abs($0.inside - paper) >= Self.minimumStep }.count
     }
+
+    /// The share of `q`'s inside, clear of its outline, on an edge in this view (the print
+    /// wiped out): a page's paper is smooth there, with only its light varying (under 0.02),
+    /// where a photo's ground keeps its texture (0.15–0.5 on photos printed on a page).
+    func wipedEdgeShare(inside q: Quad) -> Double {
+        let sample = ringSample(q, q, stride: 2, clearance: 3)
+        return Double(sample.insideEdges) / Double(max(sample.inside.count, 1))
+    }
+
+    /// The most of a page's paper that may lie on an edge with its print wiped out.
+    static let smoothPaper = 0.05
 
     /// Points beyond an outline's sides, and inside it, that it must have to be judged as a page
     /// held up before something brighter (of 96 beyond: a quarter of one side).

@@ -6,8 +6,11 @@ extension GradientField {
     /// judges it as a page held up in a hand (`heldUpReading`): a stretch of a side under
     /// something held over it is left out of that side's backing (`occludedSteps`), unless the
     /// outline leans on the frame, and a page held square to the camera is not taken for a
-    /// printed box where it steps down to what lies beyond one of its sides.
-    func verified(_ candidate: Candidate, textless: GradientField? = nil, heldUp: Bool = false) -> ScoredQuad? {
+    /// printed box where it steps down to what lies beyond one of its sides. `darkerAllRound`
+    /// judges it as a page held up darker than everything round it: every side must step up
+    /// into what lies beyond, its paper too, and the checks that read paper brighter than its
+    /// surround give way to the caller's (`heldUpReading`).
+    func verified(_ candidate: Candidate, textless: GradientField? = nil, heldUp: Bool = false, darkerAllRound: Bool = false) -> ScoredQuad? {
         let isFrame = candidate.sides.allSatisfy(\.isBorder)
         if isFrame { return ScoredQuad(quad: candidate.quad, confidence: 1, isFrame: true) }
         let refined = refine(candidate.quad, sides: candidate.sides, polarity: 1)
@@ -28,7 +31,16 @@ extension GradientField {
         // is judged by that step. A page has paper brighter than what it lies on along most of
         // its outline: a dark figure on a white flat scan is darker than its surround all round.
         let lit = contrasts.map { $0.lit >= 0.5 }
-        if lit.filter({ $0 }).count > Self.maximumLitSides { return nil }
+        if darkerAllRound ? !lit.allSatisfy({ $0 }) : lit.filter({ $0 }).count > Self.maximumLitSides { return nil }
+        // Darker than all round it, a page is so in its paper, not only on the whole: a block
+        // of print on a flat scan is darker than the paper round it until its print is wiped
+        // out. (Against what lies beyond at the light's level, a step is read the other way.)
+        if darkerAllRound {
+            guard let textless, refinedSides.allSatisfy({ side in
+                let step = textless.stepContrast(side.0, side.1, paper: false)
+                return step.lit >= 0.5 && step.median >= Self.minimumPaperStep
+            }) else { return nil }
+        }
         // A page's sides end at its corners, along a light as anywhere. Where the sides meeting
         // an unlit side are both against something brighter and either runs on past it, the
         // outline has cut a dark figure printed on white paper short (a photo on a flat scan's
@@ -123,7 +135,9 @@ extension GradientField {
         let hasLitSide = lit.indices.contains { i in
             lit[i] && !(paperless.contains(i) && clippedEnd(i, of: refined, textless: textless))
         }
-        let levels = interior(refined, excludingLight: againstLight)
+        // Darker than all round it, a page leaves no ring once what is brighter than it is
+        // left out: only its share at the light's level is read, against the whole ring.
+        let levels = interior(refined, excludingLight: againstLight && !darkerAllRound)
         let ownSides = paperSteps.indices.filter { !candidate.sides[$0].isBorder }
         let meanStep = ownSides.map { paperSteps[$0] }.reduce(0, +) / Float(max(ownSides.count, 1))
         let clearAllRound = !hasLitSide && paperless.isEmpty && meanStep >= 2 * Self.minimumPaperStep
@@ -134,7 +148,7 @@ extension GradientField {
         if hasLitSide, let levels, levels.lightInside > Self.maximumLightInside { return nil }
         // (Against a light, the ring left is too little of what the page lies on to tell a
         // figure printed on it by: the dark ground of a slide on a white flat scan.)
-        if let levels, !(levels.showsPaper || (!againstLight && levels.showsFigure)), !clearAllRound { return nil }
+        if let levels, !(levels.showsPaper || (!againstLight && levels.showsFigure)), !clearAllRound, !darkerAllRound { return nil }
         // A small outline square to the frame may be a printed box: judged below, by its sides'
         // backing too.
         let squareBox = Self.axisAlignedSides(candidate.quad, toleranceDegrees: Self.squareTolerance) >= 3
