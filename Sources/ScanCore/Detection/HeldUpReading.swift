@@ -51,15 +51,16 @@ extension PageDetector {
                     && !own.ownSideHugsFrame(outline.quad, sides: ranked.candidate.sides)
                     && own.printShare(inside: outline.quad, textless: ownTextless) >= GradientField.printedPage
             }
-            if let outline = own.verified(ranked, textless: ownTextless, heldUp: true), stands(outline) {
+            // An outline that passes as a page lit on at most three sides cannot be darker than
+            // all round it: it is judged so only when refused.
+            if let outline = own.verified(ranked, textless: ownTextless, heldUp: true) {
                 let sides = own.sidesOf(outline.quad)
-                if sides.indices.contains(where: {
+                if stands(outline), sides.indices.contains(where: {
                     !ranked.candidate.sides[$0].isBorder && own.stepContrast(sides[$0].0, sides[$0].1, paper: false).lit < 0.5
                 }) { return (outline, own) }
-            }
-            if let outline = own.verified(ranked, textless: ownTextless, heldUp: true, darkerAllRound: true), stands(outline),
-               ownTextless.wipedEdgeShare(inside: outline.quad) < GradientField.smoothPaper,
-               ownTextless.spreadBeyond(outline.quad) >= GradientField.minimumStep {
+            } else if let outline = own.verified(ranked, textless: ownTextless, heldUp: true, darkerAllRound: true), stands(outline),
+                      ownTextless.wipedEdgeShare(inside: outline.quad) < GradientField.smoothPaper,
+                      ownTextless.spreadBeyond(outline.quad) >= GradientField.minimumStep {
                 return (outline, own)
             }
         }
@@ -76,34 +77,35 @@ extension GradientField {
         return view
     }
 
-    /// Brightness 5 px beyond the sides of `q` (at 24 points along each side's middle 80%)
-    /// where it is brighter than 5 px inside by a paper step: what the page is the darker side of.
+    /// Points 5 px inside and outside side a → b, at 24 points along its middle 80%; none on
+    /// a side under 4 px long.
+    func probes(across a: Point, _ b: Point) -> [(inside: Point, outside: Point)] {
+        let length = a.distance(to: b)
+        guard length >= 4 else { return [] }
+        let along = (b - a) * (1 / length), inward = Point(-along.y, along.x)
+        return (0..<Self.contrastSamples).map { k in
+            let p = a + along * (length * (0.1 + 0.8 * Double(k) / Double(Self.contrastSamples - 1)))
+            return (p + inward * Self.lightProbe, p - inward * Self.lightProbe)
+        }
+    }
+
+    /// Brightness 5 px beyond the sides of `q` (`probes`) where it is brighter than 5 px inside
+    /// by a paper step: what the page is the darker side of.
     func brighterBeyond(_ q: Quad) -> [Float] {
-        var levels: [Float] = []
-        for (a, b) in sidesOf(q) {
-            let length = a.distance(to: b)
-            guard length >= 4 else { continue }
-            let along = (b - a) * (1 / length), inward = Point(-along.y, along.x)
-            for k in 0..<Self.contrastSamples {
-                let p = a + along * (length * (0.1 + 0.8 * Double(k) / Double(Self.contrastSamples - 1)))
-                guard let inside = level(at: p + inward * Self.lightProbe), let outside = level(at: p - inward * Self.lightProbe),
-                      outside >= inside + Self.minimumPaperStep else { continue }
-                levels.append(outside)
+        sidesOf(q).flatMap { a, b in
+            probes(across: a, b).compactMap { probe -> Float? in
+                guard let inside = level(at: probe.inside), let outside = level(at: probe.outside),
+                      outside >= inside + Self.minimumPaperStep else { return nil }
+                return outside
             }
         }
-        return levels
     }
 
     /// How far apart the levels beyond `q`'s sides lie: of the median brightness 5 px beyond
-    /// each side in view (at 24 points along its middle 80%), the brightest less the darkest.
+    /// each side (`probes`, those in view, at least half), the brightest less the darkest.
     func spreadBeyond(_ q: Quad) -> Float {
         let levels = sidesOf(q).compactMap { a, b -> Float? in
-            let length = a.distance(to: b)
-            guard length >= 4 else { return nil }
-            let along = (b - a) * (1 / length), outward = Point(along.y, -along.x)
-            var beyond = (0..<Self.contrastSamples).compactMap { k in
-                level(at: a + along * (length * (0.1 + 0.8 * Double(k) / Double(Self.contrastSamples - 1))) + outward * Self.lightProbe)
-            }
+            var beyond = probes(across: a, b).compactMap { level(at: $0.outside) }
             return beyond.count >= Self.contrastSamples / 2 ? beyond.selectKth(beyond.count / 2) : nil
         }
         return (levels.max() ?? 0) - (levels.min() ?? 0)
