@@ -885,6 +885,21 @@ import Testing
         #expect(SyntheticPhoto.cornerError(detection.quad, Self.heldCloseInView) < 6, "\(detection.quad)")
     }
 
+    /// Held close and folded across: below the crease the page is turned from the light and
+    /// blank (its print ends above the crease), so only its sides, running on straight to the
+    /// frame, show that the sheet goes on past the crease.
+    @Test("a page running off the frame, folded with its blank part in shade, is found whole, not cut at its crease",
+          arguments: [SyntheticPhoto.Background.textured, .dark])
+    func runsOffBothEndsFoldedBlank(_ background: SyntheticPhoto.Background) throws {
+        var page = Self.page
+        let crease = page.height / 2, printEnd = page.height * 2 / 5
+        for y in printEnd..<page.height {
+            for x in 0..<page.width { page.pixels[y * page.width + x] = y < crease ? 248 : 200 }
+        }
+        let detection = try #require(try Self.detect(Self.heldClose, page: page, background: background))
+        #expect(detection.quad.intersectionOverUnion(Self.heldCloseInView) > 0.95, "\(detection.quad)")
+    }
+
     /// A receipt scanned on its side, longer than the scanner's bed: its paper reaches across
     /// the frame, and the lid shows dark past its torn ends, 1–3% of the frame deep, a tear's
     /// teeth along them.

@@ -91,15 +91,20 @@ extension GradientField {
     /// The whole sheet round `part`, where one of `part`'s sides is a crease or a shade boundary
     /// across the sheet and the sheet's sides run on straight past it: there the whole sheet is
     /// an edge outline of its own, ranked below the part where the edges of its part beyond
-    /// (crumpled, or in shade) back less of it. It must be well backed, carry print and paper
-    /// on past the crease (`printContinues`, `paperContinues`) as the region round a sheet
-    /// must, and its sides must go on as edges past the crease (`sidesGoOn`): a page lying on
-    /// a second sheet passes the first two where the sheets' edges line up along one side.
+    /// (crumpled, or in shade) back less of it. It must be well backed on its own sides (one
+    /// along the frame has no edge to show: a page held close runs off it), carry print and
+    /// paper on past the crease (`printContinues`, `paperContinues`) as the region round a
+    /// sheet must, and its sides must go on as edges past the crease (`sidesGoOn`): a page
+    /// lying on a second sheet passes the first two where the sheets' edges line up along one
+    /// side. Past the end of its print a sheet is blank: there its sides must go on nearly end
+    /// to end.
     func wholeSheet(around part: Quad, among ranked: [RankedCandidate], textless: GradientField) -> ScoredQuad? {
         for candidate in ranked where candidate.candidate.quad.area >= Self.wholeToPart * part.area {
-            guard let whole = verified(candidate, textless: textless), whole.confidence >= Self.laterPlaceConfidence,
-                  printContinues(from: part, into: whole.quad), paperContinues(from: part, into: whole.quad),
-                  sidesGoOn(from: part, into: whole.quad, textless: textless).allSatisfy({ $0 >= Self.backedStretch }) else { continue }
+            guard let whole = verified(candidate, textless: textless), whole.backing >= Self.laterPlaceConfidence,
+                  surrounds(whole.quad, part), paperContinues(from: part, into: whole.quad) else { continue }
+            let goOn = sidesGoOn(from: part, into: whole.quad, textless: textless)
+            let printed = printContinues(from: part, into: whole.quad)
+            guard goOn.allSatisfy({ $0 >= (printed ? Self.backedStretch : Self.blankStretch) }) else { continue }
             return whole
         }
         return nil
@@ -107,6 +112,8 @@ extension GradientField {
 
     /// The share of its length along which a sheet's side past a crease must be backed.
     static let backedStretch = 0.5
+    /// The same where no print goes on past the crease (the part beyond is blank).
+    static let blankStretch = 0.9
 
     /// How well the sheet's sides are backed where they run on past each side of `part` inside
     /// `whole` (a crease): each side meeting it, carried on to `whole`'s outline, read as a page
@@ -258,14 +265,19 @@ extension GradientField {
         return inside - ring >= Self.minimumPaperStep && ringDensity <= 0.5 * insideDensity
     }
 
-    /// `part` lies within `whole` (its corners at most the nesting margin outside it), which is
-    /// much larger, and the rest of `whole` carries print as densely as `part` does (at least
-    /// half as many edge pixels) on a part with print.
-    func printContinues(from part: Quad, into whole: Quad) -> Bool {
+    /// Whether `part` lies within `whole` (its corners at most the nesting margin outside it),
+    /// which is much larger.
+    func surrounds(_ whole: Quad, _ part: Quad) -> Bool {
         let margin = nestingDistance
         let sides = sideLines(whole)
-        guard part.corners.allSatisfy({ corner in sides.allSatisfy { Point.dot(corner, $0.normal) - $0.rho >= -margin } }),
-              whole.area >= Self.wholeToPart * part.area else { return false }
+        return part.corners.allSatisfy({ corner in sides.allSatisfy { Point.dot(corner, $0.normal) - $0.rho >= -margin } })
+            && whole.area >= Self.wholeToPart * part.area
+    }
+
+    /// `part` lies within `whole` (`surrounds`), and the rest of `whole` carries print as
+    /// densely as `part` does (at least half as many edge pixels) on a part with print.
+    func printContinues(from part: Quad, into whole: Quad) -> Bool {
+        guard surrounds(whole, part) else { return false }
         // Print is counted clear of both outlines: their own edges (a crease, a page's side with
         // desk beyond it, the edge of what lies round it) would pass for print in a narrow ring.
         let sample = ringSample(part, whole, stride: 2, clearance: Self.outlineClearance)
