@@ -103,8 +103,9 @@ extension GradientField {
             guard let whole = verified(candidate, textless: textless), whole.backing >= Self.laterPlaceConfidence,
                   surrounds(whole.quad, part), paperContinues(from: part, into: whole.quad) else { continue }
             let goOn = sidesGoOn(from: part, into: whole.quad, textless: textless)
-            let printed = printContinues(from: part, into: whole.quad)
-            guard goOn.allSatisfy({ $0 >= (printed ? Self.backedStretch : Self.blankStretch) }) else { continue }
+            // Print going on past the crease is read only where it is needed.
+            guard goOn.allSatisfy({ $0 >= Self.blankStretch })
+                || goOn.allSatisfy({ $0 >= Self.backedStretch }) && printContinues(from: part, into: whole.quad) else { continue }
             return whole
         }
         return nil
