@@ -23,6 +23,12 @@ public enum SyntheticPhoto {
         /// A grey desk whose right part, past a vertical line across the page, is a window
         /// seen behind it: saturated, brighter than the paper, and not dimmed by the room's light.
         case window
+        /// Window blinds: light slats 20 px apart, each lit on its upper face and falling off
+        /// below it, with a dark gap between: strong parallel edges, slats nearly as light as paper.
+        case blinds
+        /// A noticeboard: a painted wall with saturated blocks and pale cards printed with rows
+        /// of word-like bars, one card just past the page's left side.
+        case poster
     }
 
     /// A deterministic pseudo-random generator (SplitMix64).
@@ -126,6 +132,19 @@ public enum SyntheticPhoto {
                         if x >= width * 11 / 20 {
                             (r, g, b) = (252, 252, 252)
                             emitsLight = true
+                        }
+                    case .blinds:
+                        let u = y % 20
+                        let v = u >= 17 ? 55 : 215 - 2.5 * Double(u)
+                        (r, g, b) = (v, v, v * 0.97)
+                    case .poster:
+                        (r, g, b) = (160, 150, 135)
+                        if x >= width * 33 / 40 && y >= height / 20 && y < height * 3 / 8 { (r, g, b) = (200, 40, 40) }
+                        if x >= width / 40 && x < width * 11 / 80 && y >= height * 3 / 4 { (r, g, b) = (230, 190, 40) }
+                        if x >= width / 40 && x < width * 13 / 80 && y >= height * 3 / 20 && y < height * 21 / 40 {
+                            // A card: rows of bars 12 px apart, like a page's print.
+                            let row = (y - height * 3 / 20) % 12
+                            (r, g, b) = row >= 4 && row < 8 && (x / 17) % 3 != 2 ? (50, 45, 40) : (240, 225, 160)
                         }
                     }
                 }

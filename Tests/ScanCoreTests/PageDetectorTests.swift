@@ -33,13 +33,15 @@ import Testing
     /// Light falls off by 30% across the frame (on the pale table too, where the page at the
     /// far end is no brighter than the table at the near end, so no level set holds the page
     /// alone). On `.window`, the right half of the page lies against a saturated window: there its
-    /// edge is darker inside than out.
-    @Test("finds the page corners in synthetic photos", arguments: [SyntheticPhoto.Background.dark, .textured, .light, .pale, .table, .window])
+    /// edge is darker inside than out. On `.poster`, a card printed like a page lies just past
+    /// its left side.
+    @Test("finds the page corners in synthetic photos", arguments: [SyntheticPhoto.Background.dark, .textured, .light, .pale, .table, .window, .blinds, .poster])
     func corners(_ background: SyntheticPhoto.Background) throws {
         let detection = try #require(try Self.detect(Self.corners, background: background, shading: 0.3))
         let error = SyntheticPhoto.cornerError(detection.quad, Self.corners)
-        // 1% of the photo's side.
-        #expect(error < 8, "corner error \(error) px on \(background): \(detection.quad)")
+        // 1% of the photo's side; 1.5% on blinds, whose slat edges, stronger than the page's and
+        // a few pixels past its top side, nearly parallel to it, pull the fit of that side's end.
+        #expect(error < (background == .blinds ? 12 : 8), "corner error \(error) px on \(background): \(detection.quad)")
         #expect(detection.quad.intersectionOverUnion(Self.corners) > 0.97)
         #expect(detection.confidence > 0.5)
     }
@@ -473,7 +475,7 @@ import Testing
 
     /// A corner hidden under clutter is not always found; what must hold is that the detector
     /// then returns no quad or a nearly right one, never a wrong crop.
-    @Test("hard backgrounds never give a wrong crop", arguments: [SyntheticPhoto.Background.dark, .light, .textured, .cluttered, .pale, .table, .window])
+    @Test("hard backgrounds never give a wrong crop", arguments: [SyntheticPhoto.Background.dark, .light, .textured, .cluttered, .pale, .table, .window, .blinds, .poster])
     func neverWrong(_ background: SyntheticPhoto.Background) throws {
         let photo = try SyntheticPhoto.make(page: Self.page, corners: Self.corners, width: 800, height: 800, background: background)
         if let detection = PageDetector().detect(in: photo) {
