@@ -132,6 +132,33 @@ import Testing
         #expect(PageDetector().detect(in: photo) == nil)
     }
 
+    /// A pale sheet (215) cut by the top of the frame, on a wall lit unevenly (95–125) with a
+    /// dark skirting board below: a page held up with its top out of view, or, blank, a door
+    /// panel or a window pane in the same place.
+    static func cutByFrame(printed: Bool) throws -> (photo: PixelBuffer, page: Quad) {
+        let page = Quad(topLeft: Point(300, 0), topRight: Point(560, 0), bottomRight: Point(575, 420), bottomLeft: Point(285, 400))
+        let photo = try drawn(seed: 16) { x, y, p in
+            guard page.contains(p) else { return y > 520 ? 50 : 95 + 30 * Double(x) / 800 }
+            return printed && y > 40 && y < 360 && (y - 40) % 24 < 9 && x > 330 && x < 530 && (x / 7) % 6 != 5 ? 40 : 215
+        }
+        return (photo, page)
+    }
+
+    @Test("a page cut by the frame is found")
+    func printedPageCutByFrame() throws {
+        let (photo, page) = try Self.cutByFrame(printed: true)
+        let detection = try #require(PageDetector().detect(in: photo))
+        #expect(SyntheticPhoto.cornerError(detection.quad, page) < 8, "\(detection.quad.corners)")
+    }
+
+    /// With one side fewer to back it, an outline cut by the frame must carry some print: a
+    /// blank door panel or window pane has none, and there would be nothing to read.
+    @Test("a blank panel cut by the frame is not taken for a page")
+    func blankPanelCutByFrame() throws {
+        let (photo, _) = try Self.cutByFrame(printed: false)
+        #expect(PageDetector().detect(in: photo) == nil)
+    }
+
     /// A page held up in shade before a room in sun, darker (115) than everything round it:
     /// the wall past its top and sides, lit unevenly (155 at the left of the frame, 215 at
     /// the right), and the floor below it (150).

@@ -24,6 +24,9 @@ extension GradientField {
     /// the working copy, under 0.01 on a blank door, pane or strip of wall. An outline with
     /// little to back it (a page held up, or running off the frame at both ends) must reach it.
     static let printedPage = 0.04
+    /// The least of it an outline cut by the frame must carry: a blank door, pane or strip of
+    /// wall has less, and a page with less holds next to nothing to read.
+    static let leastPrint = 0.01
     /// Grey levels by which the closing must brighten a pixel for it to count as print.
     static let minimumPrintStep: Float = 8
 

@@ -20,10 +20,14 @@ extension GradientField {
         // page lies on, and a flat scan's paper reaches across the frame with the scanner's
         // dark lid showing past its torn ends. So little outline leaves a strip of wall or a
         // door between two edges looking the same, and the page must carry print, as they do not.
-        if candidate.sides.filter(\.isBorder).count == 2 {
+        let borders = candidate.sides.filter(\.isBorder).count
+        if borders == 2 {
             guard let textless, !ownSideHugsFrame(refined, sides: candidate.sides),
                   printShare(inside: refined, textless: textless) >= Self.printedPage else { return nil }
         }
+        // Cut by the frame, a page has a side fewer to back it, and a blank quad cut so (a
+        // window pane, a door) is nothing to read: there some print must show.
+        if borders == 1, let textless, printShare(inside: refined, textless: textless) < Self.leastPrint { return nil }
         // The winner's sides must each have paper inside and something darker than paper
         // outside; a region of a flat scan bounded by text or rules has the same paper on both.
         let contrasts = refinedSides.map { stepContrast($0.0, $0.1) }
