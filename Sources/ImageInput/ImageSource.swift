@@ -334,11 +334,18 @@ public final class ImageSource: Sendable {
     /// recall on the corpus's pages and receipts than estimating (see the README).
     static let credibleResolutions = 70...2400
 
+    /// Whether a page decoded `luminanceOnly` leaves out colour the file holds: so a colour JPEG
+    /// is decoded. Other images decode as they are, and a PDF page renders grey, as it reads.
+    public var dropsColourWhenLuminanceOnly: Bool {
+        guard format == .jpeg, let decoder = TurboJPEGDecoder() else { return false }
+        return bytes.withUnsafeBytes { decoder.header(of: $0)?.colour } ?? false
+    }
+
     /// A JPEG's luma plane through libjpeg-turbo (see `TurboJPEGDecoder`), turned upright; nil
     /// when that path declines it and Leptonica should decode it instead.
     private func turboLuminance(limits: DecodeLimits) throws(InputError) -> ScanPage? {
         guard let decoder = TurboJPEGDecoder() else { return nil }
-        guard let size = bytes.withUnsafeBytes({ decoder.size(of: $0) }) else { return nil }
+        guard let size = bytes.withUnsafeBytes({ decoder.header(of: $0) }) else { return nil }
         try Self.checkSize(width: size.width, height: size.height, name: name, limits: limits)
         let decoded = bytes.withUnsafeBytes { raw -> (PixelBuffer, Int?)? in
             guard let image = decoder.luminance(of: raw, width: size.width, height: size.height) else { return nil }

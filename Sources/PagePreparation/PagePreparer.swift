@@ -16,18 +16,21 @@ public struct PagePreparer: Sendable {
         legibility = Legibility(rotation: rotation, deskew: deskew, upscale: upscale)
     }
 
-    /// The page's outline: detected (`.auto`), given (`.quad`) or none.
-    public func outline(of page: ScanPage) -> PageOutline {
+    /// The page's outline: detected (`.auto`), given (`.quad`) or none. `colour` gives the page
+    /// in colour where `page` was decoded grey from a colour file; detection asks for it only
+    /// where the grey image shows it neither a page nor a flat scan.
+    public func outline(of page: ScanPage, colour: () -> PixelBuffer? = { nil }) -> PageOutline {
         switch crop {
         case .none:
             return PageOutline(quad: nil, detected: false, confidence: nil)
         case .quad(let given):
             return PageOutline(quad: given, detected: false, confidence: nil)
         case .auto:
-            // Detection reads grey whatever the format, so a photo gets the same outline from
-            // every decoding path; the detector's colour gradients found worse outlines.
+            // Detection reads brightness, whatever the format, so a photo gets the same outline
+            // from every decoding path; colour, where the file has it, only where that shows
+            // neither a page nor a flat scan.
             let grey = page.image.format == .gray ? page.image : page.image.grayscale()
-            let detection = detector.detect(in: grey)
+            let detection = detector.detect(in: grey, colour: page.image.format == .rgb ? { page.image } : colour)
             return PageOutline(quad: detection?.quad, detected: true, confidence: detection?.confidence ?? 0, grey: grey)
         }
     }

@@ -29,6 +29,9 @@ public enum SyntheticPhoto {
         /// A noticeboard: a painted wall with saturated blocks and pale cards printed with rows
         /// of word-like bars, one card just past the page's left side.
         case poster
+        /// A cream desk exactly as bright as the paper: the page steps from it only in colour,
+        /// the desk lacking some blue. A dark wall shows past its far edge, along the top.
+        case cream
     }
 
     /// A deterministic pseudo-random generator (SplitMix64).
@@ -124,6 +127,9 @@ public enum SyntheticPhoto {
                         if (y / 9) % 3 == 0 && (x / 23) % 4 != 3 && x < width / 3 { (r, g, b) = (40, 40, 40) }
                     case .pale:
                         (r, g, b) = (232, 230, 226)
+                    case .cream:
+                        // The brightness of the paper's white (248, 245.5, 238).
+                        (r, g, b) = y < height / 20 ? (90, 60, 40) : (255, 247, 212)
                     case .table:
                         let onTable = x > width / 20 && x < width * 19 / 20 && y > height / 25 && y < height * 24 / 25
                         (r, g, b) = onTable ? (196, 194, 190) : (92, 60, 40)

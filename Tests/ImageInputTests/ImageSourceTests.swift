@@ -181,6 +181,20 @@ enum ScanCoreBuffer {
         #expect(ExifOrientation.read(jpeg: Data([0xFF, 0xD8, 0xFF, 0xE1, 0xFF, 0xFF])) == .upright)
     }
 
+    @Test("only a colour JPEG drops colour when decoded for its luminance")
+    func dropsColour() throws {
+        let rgb = try PixelBuffer(width: 64, height: 48, format: .rgb, pixels: (0..<(64 * 48 * 3)).map { UInt8($0 % 3 == 2 ? 90 : 200) })
+        let colourJPEG = try ImageSource(name: "c.jpg", data: try #require(JPEGEncoder.encode(rgb)))
+        #expect(colourJPEG.dropsColourWhenLuminanceOnly)
+        #expect(try colourJPEG.page(0, luminanceOnly: true).image.format == .gray)
+        #expect(try colourJPEG.page(0).image.format == .rgb)
+        let greyJPEG = try ImageSource(name: "g.jpg", data: try #require(JPEGEncoder.encode(rgb.grayscale())))
+        #expect(!greyJPEG.dropsColourWhenLuminanceOnly)
+        let colourPNG = try ImageSource(name: "c.png", data: try #require(PNGEncoder.encode(rgb)))
+        #expect(!colourPNG.dropsColourWhenLuminanceOnly)
+        #expect(try colourPNG.page(0, luminanceOnly: true).image.format == .rgb)
+    }
+
     @Test("the fast JPEG path gives Leptonica's pixels and resolution")
     func turboMatchesLeptonica() throws {
         let jpeg = try Data(contentsOf: URL(fileURLWithPath: Fixtures.sample("noisy.jpg")))
@@ -188,7 +202,7 @@ enum ScanCoreBuffer {
         // The page came through libjpeg-turbo, not through Leptonica's fallback.
         let decoder = try #require(TurboJPEGDecoder())
         let direct = jpeg.withUnsafeBytes { raw in
-            decoder.size(of: raw).flatMap { decoder.luminance(of: raw, width: $0.width, height: $0.height) }
+            decoder.header(of: raw).flatMap { decoder.luminance(of: raw, width: $0.width, height: $0.height) }
         }
         #expect(direct == fast.image)
         // Leptonica's own luminance decode: the same libjpeg, the same IDCT, the same bytes.

@@ -108,6 +108,24 @@ import TextRecognition
         let quad = try #require(object["quad"] as? [[Double]])
         #expect(Point(quad[0][0], quad[0][1]).distance(to: corners.topLeft) < 12)
     }
+
+    @Test("a page that steps from its desk only in colour is found in a JPEG, which is decoded grey first")
+    func colourOnly() async throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let page = SyntheticPhoto.textLikePage(width: 425, height: 550)
+        let photo = try SyntheticPhoto.make(page: page, corners: Self.corners, width: 900, height: 760, background: .cream)
+        let path = dir.appendingPathComponent("cream desk.jpg").path
+        try #require(JPEGEncoder.encode(photo, quality: 95)).write(to: URL(fileURLWithPath: path))
+
+        let r = try await CLI.run(["detect", "--format", "jsonl", path])
+        #expect(r.status == 0)
+        let record = try #require(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let quad = try #require(record["quad"] as? [[Double]], "no quad: \(r.stdout)")
+        for (found, truth) in zip(quad, Self.corners.corners) {
+            #expect(Point(found[0], found[1]).distance(to: truth) < 10, "\(found) vs \(truth)")
+        }
+    }
 }
 
 @Suite(.enabled(if: CLI.hasEnglish, "English language data is not installed"))

@@ -1151,6 +1151,47 @@ import Testing
         #expect(PageDetector().detect(in: scan) == nil)
     }
 
+    @Test("a white page on a cream desk as bright as its paper is found by its whiteness, in colour or asked for")
+    func creamDesk() throws {
+        let photo = try SyntheticPhoto.make(page: Self.page, corners: Self.corners, width: 800, height: 800, background: .cream)
+        let grey = photo.grayscale()
+        // In grey the page cannot be told from the desk.
+        #expect(PageDetector().detect(in: grey) == nil)
+        let asked = try #require(PageDetector().detect(in: grey, colour: { photo }))
+        let error = SyntheticPhoto.cornerError(asked.quad, Self.corners)
+        #expect(error < 8, "corner error \(error) px: \(asked.quad)")
+        #expect(PageDetector().detect(in: photo) == asked)
+    }
+
+    @Test("colour is asked for only where the grey reading finds neither a page nor a flat scan, which is left alone")
+    func colourAskedFor() throws {
+        var asked = 0
+        let photo = try SyntheticPhoto.make(page: Self.page, corners: Self.corners, width: 800, height: 800, background: .dark)
+        #expect(PageDetector().detect(in: photo.grayscale(), colour: { asked += 1; return photo }) != nil)
+        #expect(asked == 0)
+        // A flat scan's best outline is its frame: it is left alone, its colour not asked for.
+        // (Paper tinted as the synthetic photos' paper is.)
+        let tinted = try PixelBuffer(width: Self.page.width, height: Self.page.height, format: .rgb, pixels: Self.page.pixels.flatMap { v in
+            [v, UInt8(Double(v) * 0.99), UInt8(Double(v) * 0.96)]
+        })
+        #expect(PageDetector().detect(in: Self.page, colour: { asked += 1; return tinted }) == nil)
+        #expect(PageDetector().detect(in: tinted) == nil)
+        #expect(asked == 0)
+        // No page and no frame: asked once.
+        let cream = try SyntheticPhoto.make(page: Self.page, corners: Self.corners, width: 800, height: 800, background: .cream)
+        #expect(PageDetector().detect(in: cream.grayscale(), colour: { asked += 1; return nil }) == nil)
+        #expect(asked == 1)
+    }
+
+    @Test("the colour step across a page's outline: what a cream desk lacks in one channel, nothing on a grey desk")
+    func colourStep() throws {
+        for (background, range) in [(SyntheticPhoto.Background.cream, Float(15)...Float(40)), (.light, Float(-3)...Float(3))] {
+            let photo = try SyntheticPhoto.make(page: Self.page, corners: Self.corners, width: 800, height: 800, background: background)
+            let step = try #require(PageDetector.colourStep(across: Self.corners, grey: photo.grayscale(), whiteness: photo.whiteness()))
+            #expect(range.contains(step), "\(background): \(step)")
+        }
+    }
+
     @Test("no page, no quad")
     func noPage() throws {
         var rng = SyntheticPhoto.Random(seed: 3)

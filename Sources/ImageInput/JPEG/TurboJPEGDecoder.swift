@@ -23,14 +23,14 @@ final class TurboJPEGDecoder {
 
     deinit { tjDestroy(handle) }
 
-    /// The image's size from its header.
-    func size(of jpeg: UnsafeRawBufferPointer) -> (width: Int, height: Int)? {
+    /// The image's size from its header, and whether it holds colour (any colour space but grey).
+    func header(of jpeg: UnsafeRawBufferPointer) -> (width: Int, height: Int, colour: Bool)? {
         guard let base = jpeg.bindMemory(to: UInt8.self).baseAddress else { return nil }
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
         guard tjDecompressHeader3(handle, base, UInt(jpeg.count), &width, &height, &subsampling, &colorspace) == 0,
               width > 0, height > 0
         else { return nil }
-        return (Int(width), Int(height))
+        return (Int(width), Int(height), colorspace != Int32(TJCS_GRAY.rawValue))
     }
 
     /// The luma plane, decoded into a grey buffer of `width`×`height`.

@@ -14,10 +14,9 @@ public struct PageDetection: Sendable, Equatable {
 ///
 /// The method works on line segments, in the manner of the strongest published SmartDoc
 /// methods, not on contour approximation:
-/// 1. a small working copy (long side `workingSize`), smoothed, with gradients taken in each
-///    channel of a colour image, so a light page on a light desk can show its edge in whichever
-///    channel differs most. (scantext's pipeline passes grey images, which found better
-///    outlines than colour on real photos; see `PagePreparer`.)
+/// 1. a small working copy (long side `workingSize`) of the photo's brightness, smoothed.
+///    (Gradients taken in each channel of a colour image found worse outlines on real photos;
+///    colour is read apart, and last, below.)
 /// 2. an orientation-restricted Hough transform: each edge pixel votes only for lines
 ///    perpendicular to its gradient, which keeps peaks sharp;
 /// 3. every pair of roughly horizontal and pair of roughly vertical candidate lines (the image
@@ -71,6 +70,10 @@ public struct PageDetection: Sendable, Equatable {
 /// paper, which no gain brings to a light's level: there each outline is judged against a
 /// light at the level of what lies beyond it, and must carry print (`heldUpReading`).
 ///
+/// Where the grey reading finds neither a page nor the frame, all of this runs once more on
+/// the photo's least channel, its whiteness, for a page that steps from what it lies on only
+/// in colour (`whitenessReading`).
+///
 /// It returns nil for flat scans (the best outline is the image frame itself) and whenever the
 /// best outline is not convincing: a wrong crop is worse than none.
 public struct PageDetector: Sendable {
@@ -92,11 +95,37 @@ public struct PageDetector: Sendable {
     /// side.
     static let exposureGains: [Float] = [1.1, 1.2]
 
-    public func detect(in image: PixelBuffer) -> PageDetection? {
+    /// The page in `image`, grey or colour. `colour` gives the colour photo a grey `image` was
+    /// decoded from, when it is wanted: only where the grey reading finds neither a page nor
+    /// the frame (`whitenessReading`).
+    public func detect(in image: PixelBuffer, colour: () -> PixelBuffer? = { nil }) -> PageDetection? {
+        let grey = image.format == .gray ? image : image.grayscale()
+        switch reading(of: grey, leastConfidence: minimumConfidence) {
+        case .page(let page): return page
+        // A flat scan, in colour or not, is left alone, and a colour JPEG of one is not decoded
+        // again. (So a page exactly as bright as its desk, with nothing else in the photo,
+        // reads as a flat scan.)
+        case .frame: return nil
+        case .none:
+            guard let colour = image.format == .rgb ? image : colour(), colour.format == .rgb,
+                  colour.width == grey.width, colour.height == grey.height else { return nil }
+            return whitenessReading(of: colour, grey: grey)
+        }
+    }
+
+    enum Reading {
+        case page(PageDetection)
+        /// The best outline is the frame: a flat scan.
+        case frame
+        case none
+    }
+
+    /// The page read from one channel (`image` is grey), kept where backed `leastConfidence`.
+    func reading(of image: PixelBuffer, leastConfidence: Double) -> Reading {
         let longSide = max(image.width, image.height)
         let factor = max(1, Int((Double(longSide) / Double(workingSize)).rounded(.up)))
         let small = image.downsampled(by: factor)
-        guard small.width >= 16, small.height >= 16 else { return nil }
+        guard small.width >= 16, small.height >= 16 else { return .none }
         // With the print wiped out, a faint page edge that the lines of text outvote in the
         // first view is among the strongest lines, and the page is a plain bright region.
         let radius = max(2, Int((GradientField.closingShare * Double(max(small.width, small.height))).rounded()))
@@ -113,7 +142,9 @@ public struct PageDetector: Sendable {
             found = Self.exposureGains.lazy.compactMap { brighterReading(of: small, gain: $0, closingRadius: radius) }.first
                 ?? heldUpReading(from: field, textless: textless)
         }
-        guard let (best, field) = found, !best.isFrame, best.confidence >= minimumConfidence else { return nil }
+        guard let (best, field) = found else { return .none }
+        if best.isFrame { return .frame }
+        guard best.confidence >= leastConfidence else { return .none }
         // Working-copy coordinates → source pixels (pixel-corner convention on both sides).
         let sx = Double(image.width) / Double(small.width), sy = Double(image.height) / Double(small.height)
         let quad = Quad(
@@ -121,7 +152,7 @@ public struct PageDetector: Sendable {
             topRight: Point(best.quad.topRight.x * sx, best.quad.topRight.y * sy),
             bottomRight: Point(best.quad.bottomRight.x * sx, best.quad.bottomRight.y * sy),
             bottomLeft: Point(best.quad.bottomLeft.x * sx, best.quad.bottomLeft.y * sy))
-        return PageDetection(quad: image.refinedOutline(quad, scale: max(sx, sy)), confidence: field.reportedConfidence(best))
+        return .page(PageDetection(quad: image.refinedOutline(quad, scale: max(sx, sy)), confidence: field.reportedConfidence(best)))
     }
 
     /// The page outline read from `small` exposed brighter by `gain`, and the view it was read

@@ -61,6 +61,21 @@ public struct PixelBuffer: Sendable, Equatable {
         return PixelBuffer(unchecked: width, height, .gray, grey)
     }
 
+    /// Each pixel's least channel: how much white light it holds. Paper is bright in every
+    /// channel, where a cream, wooden or coloured surface as bright as it lacks one.
+    public func whiteness() -> PixelBuffer {
+        guard format == .rgb else { return self }
+        let n = pixelCount
+        let grey = [UInt8](unsafeUninitializedCapacity: n) { out, initialized in
+            pixels.withUnsafeBufferPointer { src in
+                for i in 0..<n { out[i] = min(src[3 * i], src[3 * i + 1], src[3 * i + 2]) }
+            }
+            initialized = n
+        }
+        // The count matches by construction.
+        return PixelBuffer(unchecked: width, height, .gray, grey)
+    }
+
     /// The pixels inside `x..<x+width`, `y..<y+height`, clamped to the image (at least 1×1).
     public func cropped(x: Int, y: Int, width: Int, height: Int) -> PixelBuffer {
         let x0 = min(max(x, 0), self.width - 1), y0 = min(max(y, 0), self.height - 1)

@@ -71,7 +71,11 @@ struct JobPreparer {
         result.height = page.image.height
         result.rendering = page.rendering
 
-        let outline = preparer.outline(of: page)
+        let outline = preparer.outline(of: page) { () -> PixelBuffer? in
+            // Decoded grey for recognition; detection may ask for the colour the file has.
+            guard case .decode(let image, let index) = job.work, !keepsImages, image.dropsColourWhenLuminanceOnly else { return nil }
+            return try? image.page(index, limits: limits).image
+        }
         result.detectionConfidence = outline.confidence
         result.timings.detect = clock.lap()
         guard flatten else {

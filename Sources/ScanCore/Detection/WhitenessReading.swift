@@ -1,0 +1,63 @@
+import Foundation
+
+// Paper is white: its least channel is nearly as bright as its brightness. A cream, wooden or
+// coloured desk, or a tinted wall, lit as brightly as the paper or clipped with it, lacks one
+// channel. A page the grey reading cannot tell from such a surface (over-exposed, light on
+// light, held up before a pale wall) may step from it in the least channel.
+
+extension PageDetector {
+    /// The page read from `colour`'s least channel, where `grey` (its brightness) shows none.
+    /// This reading comes after the grey one, whose steps are those measured on every kind of
+    /// photo, and it must be well backed. And colour must be what tells the page from what
+    /// lies round it: there the surface must lack, in its least channel, a paper step more than
+    /// the paper does (`colourStep`). Where it does not, as round a part of a flat scan or a
+    /// box of a newspaper's page, what the least channel shows, the brightness shows too, and
+    /// the grey reading has judged it.
+    func whitenessReading(of colour: PixelBuffer, grey: PixelBuffer) -> PageDetection? {
+        let whiteness = colour.whiteness()
+        guard case .page(let page) = reading(of: whiteness, leastConfidence: GradientField.laterPlaceConfidence),
+              let step = Self.colourStep(across: page.quad, grey: grey, whiteness: whiteness),
+              step >= GradientField.minimumPaperStep
+        else { return nil }
+        return page
+    }
+
+    /// How much more colour (brightness less whiteness) lies in a band just outside `quad`'s
+    /// sides than in one just inside, in grey levels: medians over each band, sampled along the
+    /// middle 80% of every side from 1% to 3% of the photo's long side away from it. Nil where
+    /// too little of either band lies in the frame.
+    static func colourStep(across quad: Quad, grey: PixelBuffer, whiteness: PixelBuffer) -> Float? {
+        let longSide = Double(max(grey.width, grey.height))
+        let centre = (quad.topLeft + quad.topRight + quad.bottomRight + quad.bottomLeft) * 0.25
+        let corners = quad.corners
+        var inside: [Float] = [], outside: [Float] = []
+        func colour(at p: Point) -> Float? {
+            let x = Int(p.x), y = Int(p.y)
+            guard p.x >= 0, p.y >= 0, x < grey.width, y < grey.height else { return nil }
+            let i = y * grey.width + x
+            return Float(grey.pixels[i]) - Float(whiteness.pixels[i])
+        }
+        for k in 0..<4 {
+            let a = corners[k], b = corners[(k + 1) % 4]
+            let length = a.distance(to: b)
+            guard length > 0 else { continue }
+            var outward = Point((b.y - a.y) / length, (a.x - b.x) / length)
+            if Point.dot(centre - a, outward) > 0 { outward = outward * -1 }
+            for i in 0..<60 {
+                let p = a + (b - a) * (0.1 + 0.8 * Double(i) / 59)
+                for j in 0..<4 {
+                    let depth = (0.01 + 0.02 * Double(j) / 3) * longSide
+                    if let v = colour(at: p + outward * depth) { outside.append(v) }
+                    if let v = colour(at: p - outward * depth) { inside.append(v) }
+                }
+            }
+        }
+        guard inside.count >= Self.leastColourSamples, outside.count >= Self.leastColourSamples,
+              let within = inside.selectKth(inside.count / 2), let beyond = outside.selectKth(outside.count / 2)
+        else { return nil }
+        return beyond - within
+    }
+
+    /// Samples each band must have in the frame for `colourStep` to tell: a side's worth.
+    static let leastColourSamples = 240
+}
