@@ -128,24 +128,37 @@ struct RecognizerTests {
         return try PixelBuffer(width: w, height: h, format: .rgb, pixels: px)
     }
 
-    @Test("page detection reads the grey page, whether pages are kept in colour or not")
-    func detectionReadsGrey() async throws {
-        let colour = try Self.isoluminantCard()
-        let grey = colour.grayscale()
-        // The premise: the detector's colour gradients find the card, grey finds nothing.
-        #expect(PageDetector().detect(in: colour) != nil)
-        #expect(PageDetector().detect(in: grey) == nil)
-
+    @Test("page detection reads brightness, then whiteness; a colour file gets one outline however it is decoded")
+    func detectionReadsBrightnessThenWhiteness() async throws {
+        // The card steps from the desk only in colour, and is darker than it in its least
+        // channel: no paper. (Colour gradients would find it; the grey page does not.)
+        let card = try Self.isoluminantCard()
+        #expect(PageDetector().detect(in: card.grayscale()) == nil)
+        #expect(PageDetector().detect(in: card) == nil)
+        // A white page on a cream desk as bright as its paper is found by its whiteness: in a
+        // colour PNG, decoded in colour for pages kept or not, and in a colour JPEG, decoded
+        // grey with its colour asked for. Its grey copy shows no page.
+        let corners = Quad(topLeft: Point(170, 95), topRight: Point(610, 130), bottomRight: Point(650, 700), bottomLeft: Point(120, 660))
+        let cream = try SyntheticPhoto.make(
+            page: SyntheticPhoto.textLikePage(width: 425, height: 550), corners: corners, width: 800, height: 800, background: .cream)
         var quads: [Quad?] = []
-        for (image, keep) in [(colour, false), (colour, true), (grey, false)] {
-            let png = try #require(PNGEncoder.encode(image))
+        for (name, data, keep) in [("card.png", try #require(PNGEncoder.encode(card)), false),
+                                   ("cream.png", try #require(PNGEncoder.encode(cream)), false),
+                                   ("cream.png", try #require(PNGEncoder.encode(cream)), true),
+                                   ("cream.jpg", try #require(JPEGEncoder.encode(cream, quality: 95)), false),
+                                   ("cream grey.png", try #require(PNGEncoder.encode(cream.grayscale())), false)] {
             let outliner = PageOutliner(options: PageOutliner.Options(jobs: 1, crop: .auto, flattens: keep))
-            let pages = await outliner.outline([.source(try ImageSource(name: "card.png", data: png))])
+            let pages = await outliner.outline([.source(try ImageSource(name: name, data: data))])
             let page = try #require(pages.first)
             #expect(page.error == nil)
             quads.append(page.quad)
         }
-        #expect(quads == [nil, nil, nil])
+        #expect(quads[0] == nil && quads[4] == nil)
+        let found = try #require(quads[1])
+        #expect(quads[2] == found)
+        #expect(SyntheticPhoto.cornerError(found, corners) < 8)
+        let fromJPEG = try #require(quads[3])
+        #expect(SyntheticPhoto.cornerError(fromJPEG, corners) < 10)
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Smoothed colour gradients of the working copy.
+/// Smoothed gradients of the working copy (detection passes its brightness or its whiteness;
+/// of a colour copy, each pixel keeps the channel with the strongest gradient).
 struct GradientField {
     let width: Int
     let height: Int
