@@ -1183,13 +1183,19 @@ import Testing
         #expect(asked == 1)
     }
 
-    @Test("the colour step across a page's outline: what a cream desk lacks in one channel, nothing on a grey desk")
+    @Test("the colour step across a page's outline, and the share of a photo coloured: a cream desk's lack of one channel, nothing on a grey desk")
     func colourStep() throws {
         for (background, range) in [(SyntheticPhoto.Background.cream, Float(15)...Float(40)), (.light, Float(-3)...Float(3))] {
             let photo = try SyntheticPhoto.make(page: Self.page, corners: Self.corners, width: 800, height: 800, background: background)
             let step = try #require(PageDetector.colourStep(across: Self.corners, grey: photo.grayscale(), whiteness: photo.whiteness()))
             #expect(range.contains(step), "\(background): \(step)")
         }
+        let cream = try SyntheticPhoto.make(page: Self.page, corners: Self.corners, width: 800, height: 800, background: .cream)
+        #expect(PageDetector().colouredShare(grey: cream.grayscale(), whiteness: cream.whiteness()) > 0.5)
+        // A flat scan in neutral grey is not read for its whiteness at all.
+        let neutral = try PixelBuffer(width: Self.page.width, height: Self.page.height, format: .rgb, pixels: Self.page.pixels.flatMap { [$0, $0, $0] })
+        #expect(PageDetector().colouredShare(grey: Self.page, whiteness: neutral.whiteness()) == 0)
+        #expect(PageDetector().whitenessReading(of: neutral, grey: Self.page) == nil)
     }
 
     @Test("no page, no quad")
