@@ -106,7 +106,7 @@ public struct PageDetector: Sendable {
         // again. (So a page exactly as bright as its desk, with nothing else in the photo,
         // reads as a flat scan.)
         case .frame: return nil
-        case .none:
+        case .nothing:
             guard let colour = image.format == .rgb ? image : colour(), colour.format == .rgb,
                   colour.width == grey.width, colour.height == grey.height else { return nil }
             return whitenessReading(of: colour, grey: grey)
@@ -117,15 +117,18 @@ public struct PageDetector: Sendable {
         case page(PageDetection)
         /// The best outline is the frame: a flat scan.
         case frame
-        case none
+        case nothing
+    }
+
+    /// The factor by which `image` is scaled down to the working copy.
+    func workingFactor(of image: PixelBuffer) -> Int {
+        max(1, Int((Double(max(image.width, image.height)) / Double(workingSize)).rounded(.up)))
     }
 
     /// The page read from one channel (`image` is grey), kept where backed `leastConfidence`.
     func reading(of image: PixelBuffer, leastConfidence: Double) -> Reading {
-        let longSide = max(image.width, image.height)
-        let factor = max(1, Int((Double(longSide) / Double(workingSize)).rounded(.up)))
-        let small = image.downsampled(by: factor)
-        guard small.width >= 16, small.height >= 16 else { return .none }
+        let small = image.downsampled(by: workingFactor(of: image))
+        guard small.width >= 16, small.height >= 16 else { return .nothing }
         // With the print wiped out, a faint page edge that the lines of text outvote in the
         // first view is among the strongest lines, and the page is a plain bright region.
         let radius = max(2, Int((GradientField.closingShare * Double(max(small.width, small.height))).rounded()))
@@ -142,9 +145,9 @@ public struct PageDetector: Sendable {
             found = Self.exposureGains.lazy.compactMap { brighterReading(of: small, gain: $0, closingRadius: radius) }.first
                 ?? heldUpReading(from: field, textless: textless)
         }
-        guard let (best, field) = found else { return .none }
+        guard let (best, field) = found else { return .nothing }
         if best.isFrame { return .frame }
-        guard best.confidence >= leastConfidence else { return .none }
+        guard best.confidence >= leastConfidence else { return .nothing }
         // Working-copy coordinates → source pixels (pixel-corner convention on both sides).
         let sx = Double(image.width) / Double(small.width), sy = Double(image.height) / Double(small.height)
         let quad = Quad(

@@ -44,7 +44,7 @@ extension PageDetector {
             let a = corners[k], b = corners[(k + 1) % 4]
             let length = a.distance(to: b)
             guard length > 0 else { continue }
-            var outward = Point((b.y - a.y) / length, (a.x - b.x) / length)
+            var outward = Line(through: a, b).normal
             if Point.dot(centre - a, outward) > 0 { outward = outward * -1 }
             for i in 0..<60 {
                 let p = a + (b - a) * (0.1 + 0.8 * Double(i) / 59)
@@ -64,7 +64,7 @@ extension PageDetector {
     /// The share of the working copy (`workingSize`) at least a paper step more coloured
     /// (brightness less whiteness) than neutral grey.
     func colouredShare(grey: PixelBuffer, whiteness: PixelBuffer) -> Double {
-        let factor = max(1, Int((Double(max(grey.width, grey.height)) / Double(workingSize)).rounded(.up)))
+        let factor = workingFactor(of: grey)
         let smallGrey = grey.downsampled(by: factor), smallWhiteness = whiteness.downsampled(by: factor)
         let step = Int(GradientField.minimumPaperStep)
         let coloured = zip(smallGrey.pixels, smallWhiteness.pixels).reduce(0) { $0 + (Int($1.0) - Int($1.1) >= step ? 1 : 0) }
