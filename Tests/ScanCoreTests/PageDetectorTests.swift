@@ -914,6 +914,32 @@ import Testing
         #expect(SyntheticPhoto.cornerError(detection.quad, Self.heldCloseInView) < 6, "\(detection.quad)")
     }
 
+    /// Held close, with a white sheet lying on the desk at either side of the frame, a gap of
+    /// desk from the page's corners, as bright as the paper where the page meets the top of the
+    /// frame: along the frame past the page's ends, most of what lies there is as bright as its
+    /// paper, but next to its corners the desk steps from it.
+    @Test("a page running off the frame at both ends, white sheets further along the frame, is found")
+    func runsOffBothEndsBesideSheets() throws {
+        // The page's print starts below the frame's top, so the paper meets the frame there.
+        var page = Self.page
+        for i in 0..<(page.width * page.height / 4) { page.pixels[i] = 248 }
+        var photo = try SyntheticPhoto.make(page: page, corners: Self.heldClose, width: 800, height: 800, background: .dark)
+        let top = Self.heldCloseInView
+        var paper: [UInt8] = []
+        for y in 2..<8 {
+            for x in Int(top.topLeft.x) + 20..<Int(top.topRight.x) - 20 { paper.append(photo.pixels[(y * 800 + x) * 3]) }
+        }
+        let level = try #require(paper.sorted().dropFirst(paper.count / 2).first)
+        for y in 0..<800 {
+            for x in 0..<800 where x < 150 || x >= 680 {
+                let i = (y * 800 + x) * 3
+                (photo.pixels[i], photo.pixels[i + 1], photo.pixels[i + 2]) = (level, level, level)
+            }
+        }
+        let detection = try #require(PageDetector().detect(in: photo))
+        #expect(SyntheticPhoto.cornerError(detection.quad, Self.heldCloseInView) < 6, "\(detection.quad)")
+    }
+
     /// Held close and folded across: below the crease the page is turned from the light and
     /// blank (its print ends above the crease), so only its sides, running on straight to the
     /// frame, show that the sheet goes on past the crease.

@@ -123,9 +123,12 @@ extension GradientField {
             if !meeting.isEmpty, meeting.allSatisfy({ $0.step < 0.5 * $0.whole }) { return nil }
             // Nor does a part of a page too small to be a page alone reach the frame by taking
             // it for a side: a page cut by the frame brings its paper to it, so the strip along
-            // the frame between the side's ends is not what lies along it beyond them.
+            // the frame between the side's ends is not what lies along it beyond them. Running
+            // off the frame at both ends, a page spans the frame between its sides, and its
+            // sides along the frame may pass at either end alone (`paperReachesFrame`).
             if candidate.sides.indices.contains(where: { i in
-                candidate.sides[i].isBorder && !paperReachesFrame(refinedSides[i].0, refinedSides[i].1, view: textless ?? self)
+                candidate.sides[i].isBorder
+                    && !paperReachesFrame(refinedSides[i].0, refinedSides[i].1, view: textless ?? self, atEitherEnd: borders == 2)
             }) { return nil }
         }
         // Most of a page is paper, brighter than the ring of what it lies on (light sources left
@@ -412,7 +415,13 @@ extension GradientField {
     /// by a paper step from the strip along the same edge of the frame beyond them, what the
     /// page lies on. True where too little of that edge lies beyond the side to tell, or both
     /// are clipped white.
-    func paperReachesFrame(_ a: Point, _ b: Point, view: GradientField) -> Bool {
+    ///
+    /// With `atEitherEnd` (a page running off the frame at both ends), the side may pass at one
+    /// of its ends instead: there the paper next to it against what lies just past it. The side
+    /// spans the page, and the strips beyond it, as long again, reach far across the frame,
+    /// where light falls off: the desk there may be lit as brightly as the paper, though it
+    /// steps from it next to the page's corner.
+    func paperReachesFrame(_ a: Point, _ b: Point, view: GradientField, atEitherEnd: Bool = false) -> Bool {
         let length = a.distance(to: b)
         guard length >= 8 else { return true }
         let along = (b - a) * (1 / length), inward = Point(-along.y, along.x)
@@ -427,15 +436,30 @@ extension GradientField {
             }
             return values
         }
-        var between = strip(from: 0.1 * length, to: 0.9 * length)
-        var beyond = strip(from: -length, to: -3) + strip(from: length + 3, to: 2 * length)
         let enough = 4 * Self.frameStripDepths.count
-        guard between.count >= enough, beyond.count >= enough,
-              let paper = between.selectKth(between.count / 2), let ground = beyond.selectKth(beyond.count / 2) else { return true }
-        // Clipped white on both (an over-exposed page on a light desk) tells nothing either.
-        if min(paper, ground) >= Self.lightLevel { return true }
-        return abs(paper - ground) >= Self.minimumPaperStep
+        // The middle of each strip, and whether it tells the paper from what lies beyond: not
+        // where either is too short, or both are clipped white (an over-exposed page on a light
+        // desk).
+        func levels(_ inside: [Float], _ outside: [Float]) -> (paper: Float, ground: Float)? {
+            var inside = inside, outside = outside
+            guard inside.count >= enough, outside.count >= enough,
+                  let paper = inside.selectKth(inside.count / 2), let ground = outside.selectKth(outside.count / 2),
+                  min(paper, ground) < Self.lightLevel else { return nil }
+            return (paper, ground)
+        }
+        guard let whole = levels(strip(from: 0.1 * length, to: 0.9 * length), strip(from: -length, to: -3) + strip(from: length + 3, to: 2 * length))
+        else { return true }
+        if abs(whole.paper - whole.ground) >= Self.minimumPaperStep { return true }
+        guard atEitherEnd else { return false }
+        let reach = Self.frameEndReach * length
+        let ends = [levels(strip(from: 0.1 * length, to: 0.1 * length + reach), strip(from: -reach, to: -3)),
+                    levels(strip(from: 0.9 * length - reach, to: 0.9 * length), strip(from: length + 3, to: length + reach))]
+        return ends.contains { end in end.map { abs($0.paper - $0.ground) >= Self.minimumPaperStep } ?? false }
     }
+
+    /// How far along the frame past each end of a side on it, as a share of the side,
+    /// `paperReachesFrame` reads what lies there next to the page's corner.
+    static let frameEndReach = 0.25
 
     /// How far inside the frame `paperReachesFrame` reads its strips, in working pixels.
     static let frameStripDepths = 2...5
