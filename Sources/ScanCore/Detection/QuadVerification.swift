@@ -440,20 +440,21 @@ extension GradientField {
         // The middle of each strip, and whether it tells the paper from what lies beyond: not
         // where either is too short, or both are clipped white (an over-exposed page on a light
         // desk).
-        func levels(_ inside: [Float], _ outside: [Float]) -> (paper: Float, ground: Float)? {
+        func paperAndGround(_ inside: [Float], _ outside: [Float]) -> (paper: Float, ground: Float)? {
             var inside = inside, outside = outside
             guard inside.count >= enough, outside.count >= enough,
                   let paper = inside.selectKth(inside.count / 2), let ground = outside.selectKth(outside.count / 2),
                   min(paper, ground) < Self.lightLevel else { return nil }
             return (paper, ground)
         }
-        guard let whole = levels(strip(from: 0.1 * length, to: 0.9 * length), strip(from: -length, to: -3) + strip(from: length + 3, to: 2 * length))
-        else { return true }
+        let between = strip(from: 0.1 * length, to: 0.9 * length)
+        let beyond = strip(from: -length, to: -3) + strip(from: length + 3, to: 2 * length)
+        guard let whole = paperAndGround(between, beyond) else { return true }
         if abs(whole.paper - whole.ground) >= Self.minimumPaperStep { return true }
         guard atEitherEnd else { return false }
         let reach = Self.frameEndReach * length
-        let ends = [levels(strip(from: 0.1 * length, to: 0.1 * length + reach), strip(from: -reach, to: -3)),
-                    levels(strip(from: 0.9 * length - reach, to: 0.9 * length), strip(from: length + 3, to: length + reach))]
+        let ends = [paperAndGround(strip(from: 0.1 * length, to: 0.1 * length + reach), strip(from: -reach, to: -3)),
+                    paperAndGround(strip(from: 0.9 * length - reach, to: 0.9 * length), strip(from: length + 3, to: length + reach))]
         return ends.contains { end in end.map { abs($0.paper - $0.ground) >= Self.minimumPaperStep } ?? false }
     }
 
