@@ -100,7 +100,8 @@ public struct PageDetector: Sendable {
     /// the frame (`whitenessReading`).
     public func detect(in image: PixelBuffer, colour: () -> PixelBuffer? = { nil }) -> PageDetection? {
         let grey = image.format == .gray ? image : image.grayscale()
-        switch reading(of: grey, leastConfidence: minimumConfidence) {
+        let small = workingCopy(of: grey)
+        switch reading(of: grey, working: small, leastConfidence: minimumConfidence) {
         case .page(let page): return page
         // A flat scan, in colour or not, is left alone, and a colour JPEG of one is not decoded
         // again. (So a page exactly as bright as its desk, with nothing else in the photo,
@@ -109,7 +110,7 @@ public struct PageDetector: Sendable {
         case .nothing:
             guard let colour = image.format == .rgb ? image : colour(), colour.format == .rgb,
                   colour.width == grey.width, colour.height == grey.height else { return nil }
-            return whitenessReading(of: colour, grey: grey)
+            return whitenessReading(of: colour, grey: grey, workingGrey: small)
         }
     }
 
@@ -120,14 +121,14 @@ public struct PageDetector: Sendable {
         case nothing
     }
 
-    /// The factor by which `image` is scaled down to the working copy.
-    func workingFactor(of image: PixelBuffer) -> Int {
-        max(1, Int((Double(max(image.width, image.height)) / Double(workingSize)).rounded(.up)))
+    /// `image` scaled down to the working copy (long side about `workingSize`).
+    func workingCopy(of image: PixelBuffer) -> PixelBuffer {
+        image.downsampled(by: max(1, Int((Double(max(image.width, image.height)) / Double(workingSize)).rounded(.up))))
     }
 
-    /// The page read from one channel (`image` is grey), kept where backed `leastConfidence`.
-    func reading(of image: PixelBuffer, leastConfidence: Double) -> Reading {
-        let small = image.downsampled(by: workingFactor(of: image))
+    /// The page read from one channel (`image` is grey; `small`, its `workingCopy`), kept where
+    /// backed `leastConfidence`.
+    func reading(of image: PixelBuffer, working small: PixelBuffer, leastConfidence: Double) -> Reading {
         guard small.width >= 16, small.height >= 16 else { return .nothing }
         // With the print wiped out, a faint page edge that the lines of text outvote in the
         // first view is among the strongest lines, and the page is a plain bright region.

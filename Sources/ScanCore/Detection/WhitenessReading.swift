@@ -12,13 +12,15 @@ extension PageDetector {
     /// lies round it: there the surface must lack, in its least channel, a paper step more than
     /// the paper does (`colourStep`). Where it does not, as round a part of a flat scan or a
     /// box of a newspaper's page, what the least channel shows, the brightness shows too, and
-    /// the grey reading has judged it.
-    func whitenessReading(of colour: PixelBuffer, grey: PixelBuffer) -> PageDetection? {
+    /// the grey reading has judged it. `workingGrey` is `grey`'s working copy, where the grey
+    /// reading has made it.
+    func whitenessReading(of colour: PixelBuffer, grey: PixelBuffer, workingGrey: PixelBuffer? = nil) -> PageDetection? {
         let whiteness = colour.whiteness()
+        let smallWhiteness = workingCopy(of: whiteness)
         // Where next to none of the photo holds that much colour (a receipt or a page scanned
         // flat, a grey room), no surface round a page can: the reading is not made at all.
-        guard colouredShare(grey: grey, whiteness: whiteness) >= Self.leastColouredShare,
-              case .page(let page) = reading(of: whiteness, leastConfidence: GradientField.laterPlaceConfidence),
+        guard colouredShare(grey: workingGrey ?? workingCopy(of: grey), whiteness: smallWhiteness) >= Self.leastColouredShare,
+              case .page(let page) = reading(of: whiteness, working: smallWhiteness, leastConfidence: GradientField.laterPlaceConfidence),
               let step = Self.colourStep(across: page.quad, grey: grey, whiteness: whiteness),
               step >= GradientField.minimumPaperStep
         else { return nil }
@@ -61,14 +63,12 @@ extension PageDetector {
         return beyond - within
     }
 
-    /// The share of the working copy (`workingSize`) at least a paper step more coloured
-    /// (brightness less whiteness) than neutral grey.
+    /// The share of an image (the working copy, for `whitenessReading`) at least a paper step
+    /// more coloured (brightness `grey` less `whiteness`) than neutral grey.
     func colouredShare(grey: PixelBuffer, whiteness: PixelBuffer) -> Double {
-        let factor = workingFactor(of: grey)
-        let smallGrey = grey.downsampled(by: factor), smallWhiteness = whiteness.downsampled(by: factor)
         let step = Int(GradientField.minimumPaperStep)
-        let coloured = zip(smallGrey.pixels, smallWhiteness.pixels).reduce(0) { $0 + (Int($1.0) - Int($1.1) >= step ? 1 : 0) }
-        return Double(coloured) / Double(max(1, smallGrey.pixelCount))
+        let coloured = zip(grey.pixels, whiteness.pixels).reduce(0) { $0 + (Int($1.0) - Int($1.1) >= step ? 1 : 0) }
+        return Double(coloured) / Double(max(1, grey.pixelCount))
     }
 
     /// The least share of the photo so coloured for the whiteness to be read. What a page lies
