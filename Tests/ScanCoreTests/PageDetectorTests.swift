@@ -1221,7 +1221,7 @@ import Testing
         // A flat scan in neutral grey is not read for its whiteness at all.
         let neutral = try PixelBuffer(width: Self.page.width, height: Self.page.height, format: .rgb, pixels: Self.page.pixels.flatMap { [$0, $0, $0] })
         #expect(PageDetector().colouredShare(grey: Self.page, whiteness: neutral.whiteness()) == 0)
-        #expect(PageDetector().whitenessReading(of: neutral, grey: Self.page) == nil)
+        #expect(PageDetector().whitenessReading(of: neutral, grey: Self.page, workingGrey: PageDetector().workingCopy(of: Self.page)) == nil)
     }
 
     @Test("no page, no quad")

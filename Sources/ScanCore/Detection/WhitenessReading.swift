@@ -12,14 +12,14 @@ extension PageDetector {
     /// lies round it: there the surface must lack, in its least channel, a paper step more than
     /// the paper does (`colourStep`). Where it does not, as round a part of a flat scan or a
     /// box of a newspaper's page, what the least channel shows, the brightness shows too, and
-    /// the grey reading has judged it. `workingGrey` is `grey`'s working copy, where the grey
-    /// reading has made it.
-    func whitenessReading(of colour: PixelBuffer, grey: PixelBuffer, workingGrey: PixelBuffer? = nil) -> PageDetection? {
+    /// the grey reading has judged it. `workingGrey` is `grey`'s working copy, which the grey
+    /// reading has made.
+    func whitenessReading(of colour: PixelBuffer, grey: PixelBuffer, workingGrey: PixelBuffer) -> PageDetection? {
         let whiteness = colour.whiteness()
         let smallWhiteness = workingCopy(of: whiteness)
         // Where next to none of the photo holds that much colour (a receipt or a page scanned
         // flat, a grey room), no surface round a page can: the reading is not made at all.
-        guard colouredShare(grey: workingGrey ?? workingCopy(of: grey), whiteness: smallWhiteness) >= Self.leastColouredShare,
+        guard colouredShare(grey: workingGrey, whiteness: smallWhiteness) >= Self.leastColouredShare,
               case .page(let page) = reading(of: whiteness, working: smallWhiteness, leastConfidence: GradientField.laterPlaceConfidence),
               let step = Self.colourStep(across: page.quad, grey: grey, whiteness: whiteness),
               step >= GradientField.minimumPaperStep
