@@ -632,6 +632,32 @@ import Testing
         #expect(error < 8, "corner error \(error) px: \(detection.quad)")
     }
 
+    /// Past the part in shade's far edge the desk lies only 4 levels above it (186: the desk's
+    /// light falls off there), and the photo is out of focus (a 2-pixel box blur, twice), so that
+    /// edge's faint step is spread over several rows of the working copy. Read between the levels
+    /// clear of the blur either side, it is still the band's end.
+    @Test("a folded page whose part in shade steps only faintly, and blurred, to the desk past its far edge is found whole",
+          arguments: [0.35, 0.55])
+    func foldedFaintFarEdge(crease: Double) throws {
+        let (sharp, page, lit) = try Self.foldedOnLightDesk(crease: crease, shade: 182, printedShade: false, heading: false)
+        let farEdge = Line(through: page.bottomRight, page.bottomLeft)
+        let pageSide = Point.dot(Point(400, 300), farEdge.normal) - farEdge.rho
+        var pixels = sharp.pixels
+        for y in 0..<600 {
+            for x in 0..<800 where (Point.dot(Point(Double(x) + 0.5, Double(y) + 0.5), farEdge.normal) - farEdge.rho) * pageSide < 0 {
+                pixels[y * 800 + x] -= 14
+            }
+        }
+        var photo = try PixelBuffer(width: 800, height: 600, format: .gray, pixels: pixels)
+        for _ in 0..<2 { photo = Self.boxBlur(photo, radius: 2) }
+        let (field, textless) = Self.workingViews(photo)
+        let part = ScoredQuad(quad: Self.halved(lit), confidence: 1, isFrame: false)
+        let outcome = field.extendedOverShade(part, minimumConfidence: 0.55, textless: textless)
+        let grown = try #require(outcome)
+        #expect(grown.quad.bottomLeft.distance(to: page.bottomLeft * 0.5) < 3, "\(grown.quad)")
+        #expect(grown.quad.bottomRight.distance(to: page.bottomRight * 0.5) < 3, "\(grown.quad)")
+    }
+
     /// A page folded a little under halfway down, on a pale desk, its part in shade a faint step
     /// from the desk: photo 28 of the folded dev set (`scripts/make-photos --conditions folded
     /// --seed 32`, 1920×1080), box-averaged to the 384×216 working copy the detector reads. The

@@ -20,6 +20,9 @@ extension GradientField {
     /// ... darker than what lies round it by at least this many grey levels, the mean across
     /// each of its edges ...
     static let minimumShadeStep: Float = 3
+    /// The band's far edge may step by less: each side of it is read as a mean over rows of
+    /// medians along a part of a row, where a pixel's noise is averaged out.
+    static let minimumFarStep: Float = 2
     /// ... and at most this deep across the crease, as a share of the part in light's depth (a
     /// fold near one end leaves a narrow strip in light).
     static let maximumShadeDepth = 4.0
@@ -79,8 +82,8 @@ extension GradientField {
         let besideBefore = stepContrast(c[k], onBefore, paper: false).mean, besideAfter = stepContrast(onAfter, c[(k + 1) % 4], paper: false).mean
         // Each side carried on steps down into the band (-1) or, for a part that cannot be a page
         // alone on a desk lit unevenly, maybe up (1): the desk there is darker than the shade.
-        func polarity(_ step: Float) -> Float? {
-            step <= -Self.minimumShadeStep ? -1 : (eitherWay && step >= Self.minimumShadeStep ? 1 : nil)
+        func polarity(_ step: Float, least: Float = Self.minimumShadeStep) -> Float? {
+            step <= -least ? -1 : (eitherWay && step >= least ? 1 : nil)
         }
         let polarityBefore = polarity(besideBefore), polarityAfter = polarity(besideAfter)
         // The sides with no step, by their place in the grown outline's pieces and supports
@@ -130,18 +133,19 @@ extension GradientField {
         // level can cross the band's along the far edge, and one part of it show no step.
         func end(_ portion: ClosedRange<Double>, _ profile: [Float]) -> (Point, Double)? {
             var rise: (step: Float, at: Int)?
-            for i in stride(from: 2, to: profile.count - 4, by: 1) {
-                let change = profile[i + 2] - profile[i - 2]
+            // Each side of a blurred edge is read as the mean of three rows clear of it.
+            for i in stride(from: 4, to: profile.count - 4, by: 1) {
+                let change = (profile[i + 2] + profile[i + 3] + profile[i + 4] - profile[i - 2] - profile[i - 3] - profile[i - 4]) / 3
                 if (eitherWay ? abs(change) : change) > abs(rise?.step ?? 0) { rise = (change, i) }
             }
-            guard let rise, abs(rise.step) >= Self.minimumShadeStep else { return nil }
+            guard let rise, abs(rise.step) >= Self.minimumFarStep else { return nil }
             // Past it lies the desk that lies beside the band: a step far beyond the band's
             // against that desk goes down to something else (a laptop past a strip of desk).
             guard abs(rise.step) <= Self.farStepRatio * besideStep else { return nil }
             let afterPart = profile[(rise.at + 2)...(rise.at + 4)], beforePart = profile[max(0, rise.at - 4)...(rise.at - 2)]
             let clear = rise.step > 0 ? (afterPart.min() ?? 0) - (beforePart.max() ?? 0) : (beforePart.min() ?? 0) - (afterPart.max() ?? 0)
             // All the way to it, the band is paper: a dark object past the page is far darker.
-            guard clear >= Self.minimumShadeStep, let (from, to) = band(first + Double(rise.at)),
+            guard clear >= Self.minimumFarStep, let (from, to) = band(first + Double(rise.at)),
                   (profile[..<max(0, rise.at - 2)].min() ?? shade) >= Self.shadeFloor * paper else { return nil }
             let middle = (portion.lowerBound + portion.upperBound) / 2
             return (from + (to - from) * middle, 1)
@@ -180,11 +184,11 @@ extension GradientField {
         // that do; where the part may be lighter than the desk, each half of an edge steps one
         // way or the other, as the desk's light falls along it.
         let shaded = [(c[k], cornerBefore), (cornerBefore, cornerAfter), (cornerAfter, c[(k + 1) % 4])]
-        func counts(_ pieces: [(Point, Point)]) -> (hits: Int, steps: Int)? {
+        func counts(_ pieces: [(Point, Point)], least: Float) -> (hits: Int, steps: Int)? {
             var counts = (hits: 0, steps: 0)
             for (from, to) in pieces {
                 let contrast = stepContrast(from, to, paper: false)
-                guard let polarity = polarity(contrast.mean), polarity * contrast.median >= Self.minimumShadeStep else { return nil }
+                guard let polarity = polarity(contrast.mean, least: least), polarity * contrast.median >= least else { return nil }
                 let count = edgeCount(from, to, polarity: Double(polarity), threshold: Self.shadeEdgeFloor)
                 counts = (counts.hits + count.hits, counts.steps + count.steps)
             }
@@ -198,7 +202,9 @@ extension GradientField {
                 continue
             }
             let middle = (a + b) * 0.5
-            guard let edge = counts([(a, b)]) ?? (eitherWay ? counts([(a, middle), (middle, b)]) : nil) else { return nil }
+            // The far edge is held to the step its rows were read to end at.
+            let least = i == 1 ? Self.minimumFarStep : Self.minimumShadeStep
+            guard let edge = counts([(a, b)], least: least) ?? (eitherWay ? counts([(a, middle), (middle, b)], least: least) : nil) else { return nil }
             shadeCounts.append(edge)
         }
         // The outline's backing: the part in light's own sides, rising inwards, with the part in
