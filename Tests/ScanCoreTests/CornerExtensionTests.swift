@@ -129,4 +129,24 @@ import Testing
         let q = field.extendedCorners(outline, page: 236, ground: 150)
         #expect(q == outline, "\(q)")
     }
+
+    @Test("a corner placed a few pixels inside the page's edge still runs on along that edge to the page's corner")
+    func cornerInsideEdge() throws {
+        // The outline's top is a chord 11 px below the page's top-left corner (a flap standing
+        // up past a fold), and its top-left corner, where the lines of its sides met, lies 3 px
+        // inside the page's left edge. The edge runs on straight from beside it; the 3 px are the
+        // corner's own error, not the run straying.
+        let page = Quad(topLeft: Point(300, 300), topRight: Point(560, 290), bottomRight: Point(570, 560), bottomLeft: Point(290, 560))
+        var pixels = [UInt8](repeating: 110, count: 800 * 800)
+        for y in 0..<800 {
+            for x in 0..<800 where Self.contains(page.corners, Point(Double(x) + 0.5, Double(y) + 0.5)) { pixels[y * 800 + x] = 208 }
+        }
+        let field = GradientField(try PixelBuffer(width: 800, height: 800, format: .gray, pixels: pixels))
+        let up = (page.topLeft - page.bottomLeft).unit, inward = Point(-up.y, up.x) * -1
+        let corner = page.topLeft - up * 11 + inward * 3
+        let outline = Quad(topLeft: corner, topRight: page.topRight, bottomRight: page.bottomRight, bottomLeft: page.bottomLeft)
+        let q = field.extendedCorners(outline, page: 208, ground: 110)
+        #expect(q.topLeft.distance(to: page.topLeft) < 2.5, "\(q)")
+        #expect(q.topRight == page.topRight && q.bottomLeft == page.bottomLeft, "\(q)")
+    }
 }

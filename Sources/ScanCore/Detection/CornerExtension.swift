@@ -105,9 +105,11 @@ extension GradientField {
             let direction = (c[i] - other) * (1 / length)
             let inward = Point(-direction.y, direction.x) * sign
             let path = trackBoundary(paper, from: c[i], direction: direction, inward: inward, steps: Int(0.6 * length))
-            guard let end = path.last else { continue }
+            guard let start = path.first, let end = path.last else { continue }
             let run = Point.dot(end - c[i], direction)
-            let drift = path.map { abs(Point.dot($0 - c[i], inward)) }.max() ?? 0
+            // Straying is read from where the boundary is first found next to the corner: the
+            // corner itself may lie a few pixels off it (where the lines of its sides met).
+            let drift = path.map { abs(Point.dot($0 - start, inward)) }.max() ?? 0
             guard run >= Self.minimumExtension * length, drift <= maximumDrift * run,
                   paperShare(paper, c[i], end, far) >= Self.minimumGainedPaper
             else { continue }
