@@ -20,9 +20,6 @@ extension GradientField {
     /// ... darker than what lies round it by at least this many grey levels, the mean across
     /// each of its edges ...
     static let minimumShadeStep: Float = 3
-    /// The band's far edge may step by less: each side of it is read as a mean over rows of
-    /// medians along a part of a row, where a pixel's noise is averaged out.
-    static let minimumFarStep: Float = 2
     /// ... and at most this deep across the crease, as a share of the part in light's depth (a
     /// fold near one end leaves a narrow strip in light).
     static let maximumShadeDepth = 4.0
@@ -36,8 +33,12 @@ extension GradientField {
     /// bends), and must be straight through them to within this many working pixels.
     static let shadePortions: [ClosedRange<Double>] = [0.15...0.29, 0.29...0.43, 0.43...0.57, 0.57...0.71, 0.71...0.85]
     static let shadeEdgeStraightness = 2.0
-    /// The far edge may step by at most this many times the band's step against the desk
-    /// beside it: past it lies that desk.
+    /// The far edge may step by less than the band's sides (`minimumShadeStep`): each side of
+    /// it is read as a mean over rows of medians along a part of a row, where a pixel's noise
+    /// is averaged out ...
+    static let minimumFarStep: Float = 2
+    /// ... and by at most this many times the band's step against the desk beside it: past it
+    /// lies that desk.
     static let farStepRatio: Float = 3
     /// A part in light can be this small a share of the frame: the rest of the page is in shade.
     static let smallestLitShare = 0.25
