@@ -133,17 +133,21 @@ extension GradientField {
         // stays clearly above the band's just before it; or fall, either way. Then the desk's
         // level can cross the band's along the far edge, and one part of it show no step.
         func end(_ portion: ClosedRange<Double>, _ profile: [Float]) -> (Point, Double)? {
+            // Each side of a blurred edge at row `i` is read in three rows clear of it.
+            func sides(_ i: Int) -> (before: ArraySlice<Float>, after: ArraySlice<Float>) {
+                (profile[(i - 4)...(i - 2)], profile[(i + 2)...(i + 4)])
+            }
             var rise: (step: Float, at: Int)?
-            // Each side of a blurred edge is read as the mean of three rows clear of it.
             for i in stride(from: 4, to: profile.count - 4, by: 1) {
-                let change = (profile[i + 2] + profile[i + 3] + profile[i + 4] - profile[i - 2] - profile[i - 3] - profile[i - 4]) / 3
+                let (before, after) = sides(i)
+                let change = (after.reduce(0, +) - before.reduce(0, +)) / 3
                 if (eitherWay ? abs(change) : change) > abs(rise?.step ?? 0) { rise = (change, i) }
             }
             guard let rise, abs(rise.step) >= Self.minimumFarStep else { return nil }
             // Past it lies the desk that lies beside the band: a step far beyond the band's
             // against that desk goes down to something else (a laptop past a strip of desk).
             guard abs(rise.step) <= Self.farStepRatio * besideStep else { return nil }
-            let afterPart = profile[(rise.at + 2)...(rise.at + 4)], beforePart = profile[max(0, rise.at - 4)...(rise.at - 2)]
+            let (beforePart, afterPart) = sides(rise.at)
             let clear = rise.step > 0 ? (afterPart.min() ?? 0) - (beforePart.max() ?? 0) : (beforePart.min() ?? 0) - (afterPart.max() ?? 0)
             // All the way to it, the band is paper: a dark object past the page is far darker.
             guard clear >= Self.minimumFarStep, let (from, to) = band(first + Double(rise.at)),
