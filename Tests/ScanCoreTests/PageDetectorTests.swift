@@ -353,6 +353,50 @@ import Testing
         #expect(error < 8, "corner error \(error) px: \(detection.quad)")
     }
 
+    /// A page whose top lies in a round shadow, a phone's held over it: the shadow's edge
+    /// crosses the page in a curve, so the chord the part in light takes for its side leaves a
+    /// sliver in light before the band in shade, and the shadow's curve is the strongest change
+    /// in some parts of the band, before its far edge, the page's top.
+    @Test("a page whose top lies in a round shadow, its edge curving across the page, is found whole")
+    func roundShadowOverPageTop() throws {
+        let page = Quad(topLeft: Point(250, 80), topRight: Point(560, 95), bottomRight: Point(545, 520), bottomLeft: Point(235, 505))
+        // A disc of radius 380 about (300, -200), its edge 10 px soft, dims all to 55%.
+        func light(_ p: Point) -> Double { 1 - 0.45 * min(1, max(0, 380 - p.distance(to: Point(300, -200)) + 5) / 10) }
+        let photo = try Self.drawn(seed: 21) { x, y, p in
+            guard page.contains(p) else { return 200 * light(p) }
+            let row = (y - 120) % 16
+            return (y > 120 && y < 260 && row < 6 && x > 290 && x < 510 && (x / 9) % 5 != 4 ? 60 : 216) * light(p)
+        }
+        let detection = try #require(PageDetector().detect(in: photo))
+        let error = SyntheticPhoto.cornerError(detection.quad, page)
+        #expect(error < 8, "corner error \(error) px: \(detection.quad)")
+    }
+
+    /// The far edge read across the band's five parts, at y = 100 + x / 10: where the strongest
+    /// change in each part lies on it, those; where a shadow's curve lies before it in three
+    /// parts, the next strongest past it in those, stepping as the others do; where they step
+    /// either way, as changes on a speckled desk do, none.
+    @Test("a band's far edge is its strongest changes where they line up, else the next strongest past a curve, stepping alike")
+    func farEdgePastCurve() {
+        func end(_ x: Double, off: Double = 0, step: Float = -8) -> GradientField.FarEnd {
+            GradientField.FarEnd(point: Point(x, 100 + x / 10 - off), step: step)
+        }
+        let xs = [20.0, 40, 60, 80, 100]
+        let lined = xs.map { GradientField.FarEdgePart(strongest: end($0), past: []) }
+        #expect(GradientField.farEdge(lined, fewest: 5)?.map(\.point) == xs.map { end($0).point })
+        // The curve bulges towards the crease (smaller y) in the middle parts.
+        let curved = xs.enumerated().map { i, x in
+            (1...3).contains(i) ? GradientField.FarEdgePart(strongest: end(x, off: 12 - 3 * abs(Double(i) - 2), step: -30), past: [end(x, step: -7)])
+                : GradientField.FarEdgePart(strongest: end(x), past: [])
+        }
+        #expect(GradientField.farEdge(curved, fewest: 4)?.map(\.point) == xs.map { end($0).point })
+        let mixed = xs.enumerated().map { i, x in
+            (1...3).contains(i) ? GradientField.FarEdgePart(strongest: end(x, off: 12 - 3 * abs(Double(i) - 2), step: -30), past: [end(x, step: i == 2 ? 7 : -7)])
+                : GradientField.FarEdgePart(strongest: end(x), past: [])
+        }
+        #expect(GradientField.farEdge(mixed, fewest: 5) == nil)
+    }
+
     /// A page below a keyboard on a desk lit from the right (light falling off to half at the
     /// left). The keyboard comes down to the page's top-left corner, and its shade darkens the
     /// desk between them by up to 30%, fading out towards the page, and ends along the page's

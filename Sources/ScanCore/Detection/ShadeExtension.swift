@@ -132,32 +132,41 @@ extension GradientField {
         // (a slow shading across the band rises too, but over many rows), to a level that
         // stays clearly above the band's just before it; or fall, either way. Then the desk's
         // level can cross the band's along the far edge, and one part of it show no step.
-        func end(_ portion: ClosedRange<Double>, _ profile: [Float]) -> (Point, Double)? {
-            // Each side of a blurred edge at row `i` is read in three rows clear of it.
-            func sides(_ i: Int) -> (before: ArraySlice<Float>, after: ArraySlice<Float>) {
-                (profile[(i - 4)...(i - 2)], profile[(i + 2)...(i + 4)])
+        // Each side of a blurred edge at row `i` is read in three rows clear of it.
+        func sides(_ profile: [Float], _ i: Int) -> (before: ArraySlice<Float>, after: ArraySlice<Float>) {
+            (profile[(i - 4)...(i - 2)], profile[(i + 2)...(i + 4)])
+        }
+        func changes(_ profile: [Float]) -> [(step: Float, at: Int)] {
+            (4..<max(4, profile.count - 4)).map { i in
+                let (before, after) = sides(profile, i)
+                return (step: (after.reduce(0, +) - before.reduce(0, +)) / 3, at: i)
             }
-            var rise: (step: Float, at: Int)?
-            for i in stride(from: 4, to: profile.count - 4, by: 1) {
-                let (before, after) = sides(i)
-                let change = (after.reduce(0, +) - before.reduce(0, +)) / 3
-                if (eitherWay ? abs(change) : change) > abs(rise?.step ?? 0) { rise = (change, i) }
-            }
-            guard let rise, abs(rise.step) >= Self.minimumFarStep else { return nil }
+        }
+        func strength(_ change: (step: Float, at: Int)) -> Float { eitherWay ? abs(change.step) : change.step }
+        // The far edge at `rise` in this part of the row, or nil where it is none.
+        func end(_ portion: ClosedRange<Double>, _ profile: [Float], _ rise: (step: Float, at: Int)) -> FarEnd? {
+            guard strength(rise) >= Self.minimumFarStep else { return nil }
             // Past it lies the desk that lies beside the band: a step far beyond the band's
             // against that desk goes down to something else (a laptop past a strip of desk).
             guard abs(rise.step) <= Self.farStepRatio * besideStep else { return nil }
-            let (beforePart, afterPart) = sides(rise.at)
+            let (beforePart, afterPart) = sides(profile, rise.at)
             let clear = rise.step > 0 ? (afterPart.min() ?? 0) - (beforePart.max() ?? 0) : (beforePart.min() ?? 0) - (afterPart.max() ?? 0)
             // All the way to it, the band is paper: a dark object past the page is far darker.
             guard clear >= Self.minimumFarStep, let (from, to) = band(first + Double(rise.at)),
                   (profile[..<max(0, rise.at - 2)].min() ?? shade) >= Self.shadeFloor * paper else { return nil }
             let middle = (portion.lowerBound + portion.upperBound) / 2
-            return (from + (to - from) * middle, 1)
+            return FarEnd(point: from + (to - from) * middle, step: rise.step)
         }
-        let ends = zip(Self.shadePortions, profiles).compactMap(end)
-        guard ends.count >= Self.shadePortions.count - (eitherWay ? 1 : 0), let rough = Self.lineFit(ends),
-              ends.allSatisfy({ abs(Point.dot($0.0, rough.normal) - rough.rho) <= Self.shadeEdgeStraightness }) else { return nil }
+        // In each part, the end at the strongest change, and, where the band may step either
+        // way, those at the next strongest changes past it (`farEdge`).
+        let parts = zip(Self.shadePortions, profiles).map { portion, profile -> FarEdgePart in
+            let ranked = Self.strongestChanges(changes(profile), strength: strength)
+            guard let strongest = ranked.first else { return FarEdgePart(strongest: nil, past: []) }
+            let past = eitherWay ? ranked.dropFirst().filter { $0.at > strongest.at }.compactMap { end(portion, profile, $0) } : []
+            return FarEdgePart(strongest: end(portion, profile, strongest), past: past)
+        }
+        guard let ends = Self.farEdge(parts, fewest: Self.shadePortions.count - (eitherWay ? 1 : 0)),
+              let rough = Self.lineFit(ends.map { ($0.point, 1) }) else { return nil }
         // The sides meeting the crease start at its ends, but a fold may turn them there: each
         // ends where, along the far edge, the line from its crease corner steps down into the
         // band most steeply: the median step along it, which rows of print crossing a line turned
@@ -232,6 +241,78 @@ extension GradientField {
         let confidence = Self.confidence(supports)
         return ScoredQuad(quad: grown, confidence: confidence, isFrame: false, backing: confidence)
     }
+
+    /// A place on a band's far edge, read in one part of a row, and the level's change there.
+    struct FarEnd {
+        var point: Point
+        var step: Float
+    }
+
+    /// The far edge's ends read in one part of the band's rows: at its strongest change (nil
+    /// where that is no far edge), and at the next strongest past that.
+    struct FarEdgePart {
+        var strongest: FarEnd?
+        var past: [FarEnd]
+    }
+
+    /// How many of the strongest changes in level along a part of the band's rows are read.
+    static let farEdgeChoices = 3
+
+    /// The strongest changes in `changes` (a level's change at each row), strongest first, at
+    /// most `farEdgeChoices`, each the strongest within the rows its sides read (two rows either
+    /// way), so a blurred edge offers itself once. Ties keep their rows' order.
+    static func strongestChanges(_ changes: [(step: Float, at: Int)], strength: ((step: Float, at: Int)) -> Float) -> [(step: Float, at: Int)] {
+        let peaks = changes.indices.filter { i in
+            changes[max(0, i - 2)...min(changes.count - 1, i + 2)].allSatisfy { strength($0) <= strength(changes[i]) }
+        }
+        let ranked = peaks.enumerated().sorted { a, b in
+            let (sa, sb) = (strength(changes[a.element]), strength(changes[b.element]))
+            return sa != sb ? sa > sb : a.offset < b.offset
+        }
+        return ranked.prefix(farEdgeChoices).map { changes[$0.element] }
+    }
+
+    /// The band's far edge read across its parts: the ends at the strongest change in at least
+    /// `fewest` parts, where they lie on a line, as a far edge does. Else, where a shadow's
+    /// curved edge crosses the band before its far edge, that curve is the strongest change in
+    /// some parts and the far edge the next strongest past it: then one end in each of at least
+    /// `fewest` parts, the strongest or one past it, each the next strongest it can be, that lie
+    /// on a line and step the same way by much the same step, as one edge all along does (a
+    /// speckled desk past a page's side offers changes that line up by chance, each its own way).
+    static func farEdge(_ parts: [FarEdgePart], fewest: Int) -> [FarEnd]? {
+        func straight(_ ends: [FarEnd]) -> Bool {
+            guard let line = lineFit(ends.map { ($0.point, 1) }) else { return false }
+            return ends.allSatisfy { abs(Point.dot($0.point, line.normal) - line.rho) <= shadeEdgeStraightness }
+        }
+        let strongest = parts.compactMap(\.strongest)
+        if strongest.count >= fewest, straight(strongest) { return strongest }
+        guard parts.contains(where: { !$0.past.isEmpty }) else { return nil }
+        func alike(_ ends: [FarEnd]) -> Bool {
+            let steps = ends.map { abs($0.step) }
+            return ends.allSatisfy { ($0.step > 0) == (ends[0].step > 0) } && (steps.max() ?? 0) <= farEdgeStepSpread * (steps.min() ?? 0)
+        }
+        // The most parts' ends, then those ranked highest: by how far down their parts' lists
+        // the ends chosen lie.
+        var best: (ends: [FarEnd], rank: Int)?
+        func choose(_ part: Int, _ chosen: [FarEnd], _ rank: Int) {
+            guard chosen.count + parts.count - part >= max(fewest, best?.ends.count ?? 0) else { return }
+            guard part < parts.count else {
+                // Here as many as the best's, or more (the guard above).
+                let better = best.map { chosen.count > $0.ends.count || rank < $0.rank } ?? true
+                if better, alike(chosen), straight(chosen) { best = (chosen, rank) }
+                return
+            }
+            let choices = (parts[part].strongest.map { [$0] } ?? []) + parts[part].past
+            for (i, end) in choices.enumerated() { choose(part + 1, chosen + [end], rank + i) }
+            choose(part + 1, chosen, rank)
+        }
+        choose(0, [], 0)
+        return best?.ends
+    }
+
+    /// How many times the least step along a far edge read past a shadow's curve its greatest
+    /// may be.
+    static let farEdgeStepSpread: Float = 2
 
     /// The point within `span` of `guess` along `line` where the segment `segment(point)` steps
     /// into the sheet most the way `polarity` gives (-1: down, its median step the most negative).
