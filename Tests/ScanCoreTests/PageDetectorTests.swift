@@ -2190,6 +2190,29 @@ import Testing
         #expect(closed[14 * w + 30] == 20 && closed[30 * w + 45] == 20)
     }
 
+    @Test("closing a wide image equals the maximum, then the minimum, over each clipped square", arguments: [1, 2, 4])
+    func closingMatchesDirectScan(radius: Int) {
+        // Wider than tall, so that rows and columns swapped at the wrong size would show.
+        var rng = SyntheticPhoto.Random(seed: UInt64(100 + radius))
+        let w = 29, h = 13
+        let values = (0..<(w * h)).map { _ in Float(rng.next() % 256) }
+        func square(_ p: [Float], max useMax: Bool) -> [Float] {
+            (0..<(w * h)).map { i in
+                let x = i % w, y = i / w
+                var extreme = p[i]
+                for yy in max(0, y - radius)...min(h - 1, y + radius) {
+                    for xx in max(0, x - radius)...min(w - 1, x + radius) {
+                        extreme = useMax ? max(extreme, p[yy * w + xx]) : min(extreme, p[yy * w + xx])
+                    }
+                }
+                return extreme
+            }
+        }
+        let closed = GradientField.closing(values, w, h, radius: radius), expected = square(square(values, max: true), max: false)
+        let wrong = closed.indices.filter { closed[$0] != expected[$0] }
+        #expect(wrong.isEmpty, "\(wrong.count) pixels differ, the first at (\(wrong.first.map { $0 % w } ?? 0), \(wrong.first.map { $0 / w } ?? 0))")
+    }
+
     @Test("the largest quad in a hull: a rectangle with clipped corners gives the rectangle's corners within the clip")
     func inscribedQuad() throws {
         var points: [Point] = []
