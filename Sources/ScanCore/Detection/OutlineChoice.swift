@@ -62,9 +62,12 @@ extension GradientField {
         // so the page's sides must go on into it as edges, one with a paper step, unbroken, and
         // the grown outline be well backed; past a page's side, a pale table lies beyond a strip
         // where they show no such step, and a strip of desk in something's shade is the desk's
-        // own level right past one of the page's corners.
+        // own level right past one of the page's corners. Right past the crease, the soft edge
+        // of a shadow crossing one side slantwise may hide that side's step (`levelSide`): it
+        // then backs none of the band, and the grown outline's other sides must each be well
+        // backed.
         let outline = extendedOverShade(choice, minimumConfidence: minimumConfidence, textless: textless)
-            ?? extendedOverShade(choice, minimumConfidence: Self.laterPlaceConfidence, eitherWay: true, textless: textless)
+            ?? extendedOverShade(choice, minimumConfidence: Self.laterPlaceConfidence, eitherWay: true, levelSide: true, textless: textless)
                 .flatMap { paperContinues(from: choice.quad, into: $0.quad, step: Self.minimumPaperStep, bothSides: true) ? $0 : nil }
             ?? extendedOverPrint(choice, textless: textless)
             ?? choice
