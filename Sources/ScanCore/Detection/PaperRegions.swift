@@ -235,10 +235,10 @@ extension GradientField {
         }
     }
 
-    /// The running extreme down the columns, done a whole row at a time, where a column is read
-    /// a row apart at every step. Van Herk and Gil–Werman's method: the running extremes from
-    /// the top and from the bottom within blocks of the window's length make each output one
-    /// comparison of two, whatever the radius.
+    /// The running extreme down the columns, taken a whole row at a time (a contiguous run,
+    /// which vectorises) rather than down each column, a row apart at every step. Van Herk and
+    /// Gil–Werman's method: the running extremes from the top and from the bottom within blocks
+    /// of the window's length make each output one comparison of two, whatever the radius.
     static func filterColumns(_ p: [Float], _ w: Int, _ h: Int, radius: Int, max useMax: Bool) -> [Float] {
         let size = 2 * radius + 1
         let padded = h + 2 * radius
