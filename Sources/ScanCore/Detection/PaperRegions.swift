@@ -200,45 +200,51 @@ extension GradientField {
 
     /// Grey closing (a maximum then a minimum filter over a square of side 2·radius + 1):
     /// removes dark strokes narrower than the square (text, pens, cables, rules) and leaves
-    /// the outline of a large convex bright region where it was. Every pass runs down columns,
-    /// where it vectorises; the passes along rows run on the transpose. A square's extreme is
-    /// the same whichever way it is taken first, so the two passes of each kind need only two
-    /// transposes between them.
+    /// the outline of a large convex bright region where it was.
     static func closing(_ p: [Float], _ w: Int, _ h: Int, radius: Int) -> [Float] {
-        let grownDown = filterColumns(p, w, h, radius: radius, max: true)
-        let across = filterColumns(filterColumns(transposed(grownDown, w, h), h, w, radius: radius, max: true), h, w, radius: radius, max: false)
-        return filterColumns(transposed(across, h, w), w, h, radius: radius, max: false)
+        let grown = filter(filter(p, w, h, radius: radius, horizontal: true, max: true), w, h, radius: radius, horizontal: false, max: true)
+        return filter(filter(grown, w, h, radius: radius, horizontal: true, max: false), w, h, radius: radius, horizontal: false, max: false)
     }
 
     /// A running maximum or minimum along rows or columns over a window of 2·radius + 1, the
-    /// window clipped at the borders (`filterColumns`; rows on the transpose).
+    /// window clipped at the borders. Van Herk and Gil–Werman's method: the running extremes
+    /// from the left and from the right within blocks of the window's length make each output
+    /// one comparison of two, whatever the radius. Columns go to `filterColumns`.
     static func filter(_ p: [Float], _ w: Int, _ h: Int, radius: Int, horizontal: Bool, max useMax: Bool) -> [Float] {
         guard horizontal else { return filterColumns(p, w, h, radius: radius, max: useMax) }
-        return transposed(filterColumns(transposed(p, w, h), h, w, radius: radius, max: useMax), h, w)
-    }
-
-    /// `p` (`w` × `h`, row by row) with rows and columns swapped, copied in tiles that stay in
-    /// cache.
-    static func transposed(_ p: [Float], _ w: Int, _ h: Int) -> [Float] {
-        let tile = 32
-        return [Float](unsafeUninitializedCapacity: p.count) { out, initialized in
-            p.withUnsafeBufferPointer { src in
-                for y0 in stride(from: 0, to: h, by: tile) {
-                    for x0 in stride(from: 0, to: w, by: tile) {
-                        for y in y0..<Swift.min(y0 + tile, h) {
-                            for x in x0..<Swift.min(x0 + tile, w) { out[x * h + y] = src[y * w + x] }
-                        }
+        var out = p
+        let size = 2 * radius + 1
+        let padded = w + 2 * radius
+        let fill: Float = useMax ? -.infinity : .infinity
+        var line = [Float](repeating: fill, count: padded)
+        var forward = [Float](repeating: fill, count: padded)
+        var backward = [Float](repeating: fill, count: padded)
+        @inline(__always) func pick(_ a: Float, _ b: Float) -> Float { useMax ? Swift.max(a, b) : Swift.min(a, b) }
+        p.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<h {
+                    let base = y * w
+                    for i in 0..<w { line[radius + i] = src[base + i] }
+                    for start in stride(from: 0, to: padded, by: size) {
+                        let end = min(start + size, padded)
+                        forward[start] = line[start]
+                        for i in (start + 1)..<end { forward[i] = pick(forward[i - 1], line[i]) }
+                        backward[end - 1] = line[end - 1]
+                        for i in stride(from: end - 2, through: start, by: -1) { backward[i] = pick(backward[i + 1], line[i]) }
+                    }
+                    // The window of output i is line[i ..< i + size] (the padding being neutral).
+                    for i in 0..<w {
+                        dst[base + i] = pick(backward[i], forward[i + size - 1])
                     }
                 }
             }
-            initialized = p.count
         }
+        return out
     }
 
-    /// The running extreme down the columns, taken a whole row at a time (a contiguous run,
-    /// which vectorises) rather than down each column, a row apart at every step. Van Herk and
-    /// Gil–Werman's method: the running extremes from the top and from the bottom within blocks
-    /// of the window's length make each output one comparison of two, whatever the radius.
+    /// `filter` down the columns, done a whole row at a time: the same comparisons in the same
+    /// order, but each over a contiguous row, which vectorises, where a column is read a row
+    /// apart at every step.
     static func filterColumns(_ p: [Float], _ w: Int, _ h: Int, radius: Int, max useMax: Bool) -> [Float] {
         let size = 2 * radius + 1
         let padded = h + 2 * radius
