@@ -353,19 +353,26 @@ import Testing
         #expect(error < 8, "corner error \(error) px: \(detection.quad)")
     }
 
+    /// The page the shadow tests below cast their shadows over, and its paper: 216, with rows
+    /// of print at 60 from y = 120 to `printEnd`, clear of the margins.
+    static let shadowedPage = Quad(topLeft: Point(250, 80), topRight: Point(560, 95), bottomRight: Point(545, 520), bottomLeft: Point(235, 505))
+    static func shadowedPaper(_ x: Int, _ y: Int, printEnd: Int) -> Double {
+        let row = (y - 120) % 16
+        return y > 120 && y < printEnd && row < 6 && x > 290 && x < 510 && (x / 9) % 5 != 4 ? 60 : 216
+    }
+
     /// A page whose top lies in a round shadow, a phone's held over it: the shadow's edge
     /// crosses the page in a curve, so the chord the part in light takes for its side leaves a
     /// sliver in light before the band in shade, and the shadow's curve is the strongest change
     /// in some parts of the band, before its far edge, the page's top.
     @Test("a page whose top lies in a round shadow, its edge curving across the page, is found whole")
     func roundShadowOverPageTop() throws {
-        let page = Quad(topLeft: Point(250, 80), topRight: Point(560, 95), bottomRight: Point(545, 520), bottomLeft: Point(235, 505))
+        let page = Self.shadowedPage
         // A disc of radius 380 about (300, -200), its edge 10 px soft, dims all to 55%.
         func light(_ p: Point) -> Double { 1 - 0.45 * min(1, max(0, 380 - p.distance(to: Point(300, -200)) + 5) / 10) }
         let photo = try Self.drawn(seed: 21) { x, y, p in
             guard page.contains(p) else { return 200 * light(p) }
-            let row = (y - 120) % 16
-            return (y > 120 && y < 260 && row < 6 && x > 290 && x < 510 && (x / 9) % 5 != 4 ? 60 : 216) * light(p)
+            return Self.shadowedPaper(x, y, printEnd: 260) * light(p)
         }
         let detection = try #require(PageDetector().detect(in: photo))
         let error = SyntheticPhoto.cornerError(detection.quad, page)
@@ -381,15 +388,14 @@ import Testing
     /// taking the part in light alone for the page).
     @Test("a page with a cast shadow over its top, one side in the shade as light as the desk beside it, is found whole")
     func castShadowLevelSide() throws {
-        let page = Quad(topLeft: Point(250, 80), topRight: Point(560, 95), bottomRight: Point(545, 520), bottomLeft: Point(235, 505))
+        let page = Self.shadowedPage
         func shadowEdge(_ p: Point) -> Double { 250 + 0.1 * (p.x - 400) }
         func light(_ p: Point) -> Double { 1 - 0.45 * min(1, max(0, (shadowEdge(p) - p.y + 10) / 20)) }
         var whole: [UInt64] = []
         for seed: UInt64 in [21, 1, 2, 3, 4, 5, 6, 7] {
             let photo = try Self.drawn(seed: seed) { x, y, p in
                 guard page.contains(p) else { return (p.x < 250 && p.y < shadowEdge(p) ? 218 : 200) * light(p) }
-                let row = (y - 120) % 16
-                return (y > 120 && y < 300 && row < 6 && x > 290 && x < 510 && (x / 9) % 5 != 4 ? 60 : 216) * light(p)
+                return Self.shadowedPaper(x, y, printEnd: 300) * light(p)
             }
             if let quad = PageDetector().detect(in: photo)?.quad, quad.intersectionOverUnion(page) > 0.95 { whole.append(seed) }
         }
