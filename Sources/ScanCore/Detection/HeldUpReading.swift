@@ -8,7 +8,7 @@ import Foundation
 extension PageDetector {
     /// The page outline read from the first reading's views (`field`, and `textless` with the
     /// print wiped out) as a page held up before something brighter than its paper, and the
-    /// view it was judged in; nil unless one is found, well backed.
+    /// views it was judged in; nil unless one is found, well backed.
     ///
     /// Every side's polarity is read from its own step, so the search ranks outlines whichever
     /// way their sides step. Each is then checked as `verified` checks a page against a light,
@@ -30,7 +30,7 @@ extension PageDetector {
     /// each of its sides, where a page held up has a room, lit unevenly: with the print
     /// wiped out, what lies beyond its sides must differ by a step (`spreadBeyond`). Such an
     /// outline must carry print on smooth paper.
-    func heldUpReading(from firstField: GradientField, textless firstTextless: GradientField) -> (outline: ScoredQuad, field: GradientField)? {
+    func heldUpReading(from firstField: GradientField, textless firstTextless: GradientField) -> (outline: ScoredQuad, field: GradientField, textless: GradientField)? {
         var field = firstField, textless = firstTextless
         field.light = [UInt8](repeating: 1, count: field.luma.count)
         textless.light = field.light
@@ -57,11 +57,11 @@ extension PageDetector {
                 let sides = own.sidesOf(outline.quad)
                 if stands(outline), sides.indices.contains(where: {
                     !ranked.candidate.sides[$0].isBorder && own.stepContrast(sides[$0].0, sides[$0].1, paper: false).lit < 0.5
-                }) { return (outline, own) }
+                }) { return (outline, own, ownTextless) }
             } else if let outline = own.verified(ranked, textless: ownTextless, heldUp: true, darkerAllRound: true), stands(outline),
                       ownTextless.wipedEdgeShare(inside: outline.quad) < GradientField.smoothPaper,
                       ownTextless.spreadBeyond(outline.quad) >= GradientField.minimumStep {
-                return (outline, own)
+                return (outline, own, ownTextless)
             }
         }
         return nil

@@ -60,7 +60,10 @@ public struct PageDetection: Sendable, Equatable {
 ///    looks for a part in light too small to be a page alone, grown either way (there the band
 ///    in shade may be lighter than the desk in places, where the desk's light falls off, or at
 ///    its level beside one of its sides);
-/// 8. each corner is placed again in the source's own pixels, where the edges of its two sides,
+/// 8. in the outline chosen, a corner where a side bends further than step 5 looks across it (a
+///    page folded near its end) moves to where both sides' edges, followed from their middles
+///    with the print and without, end and meet (`bentCorners`);
+/// 9. each corner is placed again in the source's own pixels, where the edges of its two sides,
 ///    found across them to a fraction of a pixel, meet near it (`SourceRefinement`).
 ///
 /// Where no page is found, all of this runs again on the working copy exposed brighter (a gain
@@ -135,7 +138,7 @@ public struct PageDetector: Sendable {
         let radius = max(2, Int((GradientField.closingShare * Double(max(small.width, small.height))).rounded()))
         let (field, textless) = GradientField.views(of: small, closingRadius: radius)
         var found = field.pageOutline(minimumAreaFraction: minimumAreaFraction, minimumConfidence: minimumConfidence, textless: textless)
-            .map { (outline: $0, field: field) }
+            .map { (outline: $0, field: field, textless: textless) }
         // The paper checks read fixed steps and a light source's level. A page held up with its
         // face turned from the light is darker than a wall that is no light source, and a page
         // in dim light may step from the desk by less than they ask. Where no page is found
@@ -146,26 +149,30 @@ public struct PageDetector: Sendable {
             found = Self.exposureGains.lazy.compactMap { brighterReading(of: small, gain: $0, closingRadius: radius) }.first
                 ?? heldUpReading(from: field, textless: textless)
         }
-        guard let (best, field) = found else { return .nothing }
+        guard let (best, field, textless) = found else { return .nothing }
         if best.isFrame { return .frame }
         guard best.confidence >= leastConfidence else { return .nothing }
+        // Where a side of the outline chosen bends near a corner, that corner moves to where the
+        // sides end (`bentCorners`); the checks above judged the outline as it was.
+        let bent = field.bentCorners(best.quad, textless: textless)
         // Working-copy coordinates → source pixels (pixel-corner convention on both sides).
         let sx = Double(image.width) / Double(small.width), sy = Double(image.height) / Double(small.height)
         let quad = Quad(
-            topLeft: Point(best.quad.topLeft.x * sx, best.quad.topLeft.y * sy),
-            topRight: Point(best.quad.topRight.x * sx, best.quad.topRight.y * sy),
-            bottomRight: Point(best.quad.bottomRight.x * sx, best.quad.bottomRight.y * sy),
-            bottomLeft: Point(best.quad.bottomLeft.x * sx, best.quad.bottomLeft.y * sy))
+            topLeft: Point(bent.topLeft.x * sx, bent.topLeft.y * sy),
+            topRight: Point(bent.topRight.x * sx, bent.topRight.y * sy),
+            bottomRight: Point(bent.bottomRight.x * sx, bent.bottomRight.y * sy),
+            bottomLeft: Point(bent.bottomLeft.x * sx, bent.bottomLeft.y * sy))
         return .page(PageDetection(quad: image.refinedOutline(quad, scale: max(sx, sy)), confidence: field.reportedConfidence(best)))
     }
 
-    /// The page outline read from `small` exposed brighter by `gain`, and the view it was read
+    /// The page outline read from `small` exposed brighter by `gain`, and the views it was read
     /// in; nil unless it is a page backed as well as a later place must be.
-    private func brighterReading(of small: PixelBuffer, gain: Float, closingRadius radius: Int) -> (outline: ScoredQuad, field: GradientField)? {
+    private func brighterReading(of small: PixelBuffer, gain: Float, closingRadius radius: Int)
+        -> (outline: ScoredQuad, field: GradientField, textless: GradientField)? {
         let (field, textless) = GradientField.views(of: small.brightened(by: gain), closingRadius: radius)
         guard let outline = field.pageOutline(minimumAreaFraction: minimumAreaFraction, minimumConfidence: minimumConfidence, textless: textless),
               !outline.isFrame, outline.confidence >= GradientField.laterPlaceConfidence else { return nil }
-        return (outline, field)
+        return (outline, field, textless)
     }
 }
 
