@@ -552,6 +552,26 @@ import Testing
         #expect(half < 0.95, "\(half)")
     }
 
+    /// The same page with rows of print over its middle (2 px dark strokes every 8 px), and blank.
+    @Test("an outline with print inside is reported surer than the same outline blank, a pane or a door")
+    func printedReportedSurer() throws {
+        let page = Quad(topLeft: Point(230, 90), topRight: Point(590, 120), bottomRight: Point(560, 540), bottomLeft: Point(200, 510))
+        func views(printed: Bool) throws -> (GradientField, GradientField) {
+            let photo = try Self.drawn(seed: 14) { _, y, p in
+                guard page.contains(p) else { return 110 }
+                return printed && y % 8 < 2 && p.x > 280 && p.x < 520 && y > 150 && y < 470 ? 60 : 230
+            }
+            return GradientField.views(of: photo.downsampled(by: 2), closingRadius: 6)
+        }
+        let half = Quad(topLeft: page.topLeft * 0.5, topRight: page.topRight * 0.5, bottomRight: page.bottomRight * 0.5, bottomLeft: page.bottomLeft * 0.5)
+        let outline = ScoredQuad(quad: half, confidence: 1, isFrame: false)
+        let (printedField, printedTextless) = try views(printed: true), (blankField, blankTextless) = try views(printed: false)
+        let printed = printedField.reportedConfidence(outline, textless: printedTextless)
+        let blank = blankField.reportedConfidence(outline, textless: blankTextless)
+        #expect(printed == 1, "\(printed)")
+        #expect(blank == 0.5, "\(blank)")
+    }
+
     /// On clipped white paper, a side with no step is a clipped page's end only clear of print:
     /// along the last row of a block of print it is that block's edge.
     @Test("a stepless side along the last row of a block of print is no clipped page's end")

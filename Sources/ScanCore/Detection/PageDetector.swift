@@ -5,8 +5,9 @@ public struct PageDetection: Sendable, Equatable {
     /// Corners in source pixels: top-left, top-right, bottom-right, bottom-left.
     public var quad: Quad
     /// 0–1: how much of the outline is backed by image edges, less a tenth for each side
-    /// past which the sides meeting it run on: there a crease, a shadow's edge or a rule may
-    /// cut the page, however well backed that side is.
+    /// past which the sides meeting it run on (there a crease, a shadow's edge or a rule may
+    /// cut the page, however well backed that side is), and less up to a half where it holds
+    /// little print: a blank sheet, a pale door or a window pane has nothing to read.
     public var confidence: Double
 }
 
@@ -162,7 +163,7 @@ public struct PageDetector: Sendable {
             topRight: Point(bent.topRight.x * sx, bent.topRight.y * sy),
             bottomRight: Point(bent.bottomRight.x * sx, bent.bottomRight.y * sy),
             bottomLeft: Point(bent.bottomLeft.x * sx, bent.bottomLeft.y * sy))
-        return .page(PageDetection(quad: image.refinedOutline(quad, scale: max(sx, sy)), confidence: field.reportedConfidence(best)))
+        return .page(PageDetection(quad: image.refinedOutline(quad, scale: max(sx, sy)), confidence: field.reportedConfidence(best, textless: textless)))
     }
 
     /// The page outline read from `small` exposed brighter by `gain`, and the views it was read

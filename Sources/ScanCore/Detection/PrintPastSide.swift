@@ -24,6 +24,8 @@ extension GradientField {
     /// the working copy, under 0.01 on a blank door, pane or strip of wall. An outline with
     /// little to back it (a page held up, or running off the frame at both ends) must reach it.
     static let printedPage = 0.04
+    /// The least print of a printed page: the low end of `printShare` on one.
+    static let fullyPrinted = 0.08
     /// The least of it an outline cut by the frame must carry: a blank door, pane or strip of
     /// wall has less, and a page with less holds next to nothing to read.
     static let leastPrint = 0.01

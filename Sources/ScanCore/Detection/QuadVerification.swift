@@ -242,11 +242,14 @@ extension GradientField {
     }
 
     /// The confidence reported for `outline`: its backing, times `runOnShare` for each side
-    /// past which the sides meeting it run on. Such a side may cut a page at a crease, a
-    /// shadow's edge or a rule across it, and outlines with one are less often the whole page.
-    func reportedConfidence(_ outline: ScoredQuad) -> Double {
+    /// past which the sides meeting it run on (such a side may cut a page at a crease, a
+    /// shadow's edge or a rule across it, and outlines with one are less often the whole page),
+    /// and, where `textless` is given, times its print (`printShare`) as a share of
+    /// `fullyPrinted`: a pale door, a window pane or a blank sheet holds little or nothing to read.
+    func reportedConfidence(_ outline: ScoredQuad, textless: GradientField? = nil) -> Double {
         let cut = (0..<4).filter { sidesRunOn(past: $0, of: outline.quad, inShade: true) }.count
-        return outline.confidence * pow(Self.runOnShare, Double(cut))
+        let printed = textless.map { 0.5 + 0.5 * min(1, printShare(inside: outline.quad, textless: $0) / Self.fullyPrinted) } ?? 1
+        return outline.confidence * pow(Self.runOnShare, Double(cut)) * printed
     }
 
     /// What each side with the page's sides running on past it leaves of the confidence.
