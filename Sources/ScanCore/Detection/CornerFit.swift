@@ -170,11 +170,15 @@ extension GradientField {
             }
             return found
         }
-        guard var p = edgePoint(near: a + d * (length / 2), across: inward) else { return nil }
+        // It starts from the side's middle, or, where a fold there bends the side off the line
+        // through its ends, the nearest point along it where the edge lies on that line.
+        guard let (start, p0) = Self.traceStarts.lazy.compactMap({ t in edgePoint(near: a + d * (length * t), across: inward).map { (t, $0) } }).first
+        else { return nil }
+        var p = p0
         var trail = [p]
         var gap = 0
         // Far enough to pass the corner where the side bends outward, as a lifted flap's does.
-        for _ in 0..<Int(length * 0.6) {
+        for _ in 0..<Int(length * ((atStart ? start : 1 - start) + 0.1)) {
             if let next = edgePoint(near: p + heading, across: inwardOf(heading)) {
                 p = next
                 trail.append(p)
@@ -201,6 +205,8 @@ extension GradientField {
         return (line, trail[trail.count - 1], abs(end.x * whole.cosTheta + end.y * whole.sinTheta - whole.rho))
     }
 
+    /// Where along a side (as a share of it) a followed edge may start, nearest the middle first.
+    static let traceStarts = [0.5, 0.4, 0.6, 0.3, 0.7]
     /// How far across the heading of its last `traceStretch` px an edge is looked for ...
     static let traceWindow = 2
     /// How far across a side `fit` looks for its edge.
