@@ -28,8 +28,8 @@ extension GradientField {
         var corners = q.corners
         for i in 0..<4 {
             let leaving = i, arriving = (i + 3) % 4
-            guard !(borders[leaving] && borders[arriving]) else { continue }
-            guard let a = part(leaving, atStart: true), let b = part(arriving, atStart: false),
+            guard !(borders[leaving] && borders[arriving]),
+                  let a = part(leaving, atStart: true), let b = part(arriving, atStart: false),
                   let corner = a.intersection(b) else { continue }
             // A smaller shift is the short fit's own noise: edge pixels lie on whole pixels.
             if corner.distance(to: q.corners[i]) >= Self.minimumCornerShift { corners[i] = corner }
