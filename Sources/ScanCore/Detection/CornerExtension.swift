@@ -151,12 +151,9 @@ extension GradientField {
             let d = (c[(i + 1) % 4] - c[i]).unit
             return (c[i], Point(-d.y, d.x))
         }
-        let xs = c.map(\.x), ys = c.map(\.y)
-        let x0 = max(0, Int((xs.min() ?? 0).rounded(.down))), x1 = min(width - 1, Int((xs.max() ?? 0).rounded(.up)))
-        let y0 = max(0, Int((ys.min() ?? 0).rounded(.down))), y1 = min(height - 1, Int((ys.max() ?? 0).rounded(.up)))
-        if x0 <= x1, y0 <= y1 {
-            for y in y0...y1 {
-                for x in x0...x1 {
+        if let box = pixelBox(around: c) {
+            for y in box.ys {
+                for x in box.xs {
                     let p = Point(Double(x) + 0.5, Double(y) + 0.5)
                     let i = y * width + x
                     guard luma[i] >= threshold, luma[i] < ceiling,

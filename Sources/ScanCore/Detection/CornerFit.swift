@@ -91,7 +91,7 @@ extension GradientField {
                     parts.append((Line(through: sides[k].0, sides[k].1), nil))
                     continue
                 }
-                guard let traced = view.tracedEnd(sides[k].0, sides[k].1, atStart: atStart, polarity: 1) else { return nil }
+                guard let traced = view.tracedEnd(sides[k].0, sides[k].1, atStart: atStart) else { return nil }
                 if traced.off > Double(Self.fitReach) {
                     bent = true
                     parts.append((traced.line, traced.end))
@@ -122,12 +122,10 @@ extension GradientField {
         moved[i] = corner
         let m = Quad(topLeft: moved[0], topRight: moved[1], bottomRight: moved[2], bottomLeft: moved[3])
         let centre = (q.corners[i] + corner) * 0.5, radius = q.corners[i].distance(to: corner)
-        let x0 = max(0, Int((centre.x - radius).rounded(.down))), x1 = min(width - 1, Int((centre.x + radius).rounded(.up)))
-        let y0 = max(0, Int((centre.y - radius).rounded(.down))), y1 = min(height - 1, Int((centre.y + radius).rounded(.up)))
-        guard x0 <= x1, y0 <= y1 else { return false }
+        guard let box = pixelBox(around: [centre - Point(radius, radius), centre + Point(radius, radius)]) else { return false }
         var givenUp = 0, paperGivenUp = 0, takenIn = 0, paperTakenIn = 0
-        for y in y0...y1 {
-            for x in x0...x1 {
+        for y in box.ys {
+            for x in box.xs {
                 let p = Point(Double(x) + 0.5, Double(y) + 0.5)
                 let before = q.contains(p), after = m.contains(p)
                 guard before != after, p.distance(to: centre) <= radius else { continue }
@@ -144,7 +142,7 @@ extension GradientField {
     /// The edge is followed one pixel at a time, looked for within `traceWindow` of where its
     /// last stretch heads; nil where it breaks off for more than `traceGap` before that part, or
     /// where the part found turns from the whole side by over `maximumFoldBend`.
-    func tracedEnd(_ a: Point, _ b: Point, atStart: Bool, polarity: Double) -> (line: Line, end: Point, off: Double)? {
+    func tracedEnd(_ a: Point, _ b: Point, atStart: Bool) -> (line: Line, end: Point, off: Double)? {
         let length = a.distance(to: b)
         guard length >= 16 else { return nil }
         let d = (b - a) * (1 / length), inward = Point(-d.y, d.x)
@@ -152,7 +150,7 @@ extension GradientField {
         // The inside stays on the same hand whichever way the side is followed.
         func inwardOf(_ h: Point) -> Point { atStart ? Point(h.y, -h.x) : Point(-h.y, h.x) }
         func edgePoint(near p: Point, across n: Point) -> Point? {
-            let local = polarity * light.withUnsafeBufferPointer { edgePolarity($0, p.x, p.y, n.x, n.y) }
+            let local = light.withUnsafeBufferPointer { edgePolarity($0, p.x, p.y, n.x, n.y) }
             var best: Float = 0, found: Point?
             for o in -Self.traceWindow...Self.traceWindow {
                 let x = Int((p.x + n.x * Double(o)).rounded(.down)), y = Int((p.y + n.y * Double(o)).rounded(.down))

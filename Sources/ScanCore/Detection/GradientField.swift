@@ -154,6 +154,15 @@ struct GradientField {
         }
     }
 
+    /// The pixels, within the frame, whose squares meet the bounding box of `points`; nil where
+    /// none do.
+    func pixelBox(around points: [Point]) -> (xs: ClosedRange<Int>, ys: ClosedRange<Int>)? {
+        let xs = points.map(\.x), ys = points.map(\.y)
+        let x0 = max(0, Int((xs.min() ?? 0).rounded(.down))), x1 = min(width - 1, Int((xs.max() ?? -1).rounded(.up)))
+        let y0 = max(0, Int((ys.min() ?? 0).rounded(.down))), y1 = min(height - 1, Int((ys.max() ?? -1).rounded(.up)))
+        return x0 <= x1 && y0 <= y1 ? (x0...x1, y0...y1) : nil
+    }
+
     /// The brightness of the pixel under `p`; nil outside the frame.
     func level(at p: Point) -> Float? {
         let x = Int(p.x.rounded(.down)), y = Int(p.y.rounded(.down))

@@ -11,12 +11,9 @@ extension GradientField {
         let shrunk = q.corners.map { centre + ($0 - centre) * 0.9 }
         let inner = Quad(topLeft: shrunk[0], topRight: shrunk[1], bottomRight: shrunk[2], bottomLeft: shrunk[3])
         var printed = 0, seen = 0
-        let xs = inner.corners.map(\.x), ys = inner.corners.map(\.y)
-        let x0 = max(0, Int((xs.min() ?? 0).rounded(.down))), x1 = min(width - 1, Int((xs.max() ?? -1).rounded(.up)))
-        let y0 = max(0, Int((ys.min() ?? 0).rounded(.down))), y1 = min(height - 1, Int((ys.max() ?? -1).rounded(.up)))
-        guard x0 <= x1, y0 <= y1 else { return 0 }
-        for y in y0...y1 {
-            for x in x0...x1 where inner.contains(Point(Double(x) + 0.5, Double(y) + 0.5)) {
+        guard let box = pixelBox(around: inner.corners) else { return 0 }
+        for y in box.ys {
+            for x in box.xs where inner.contains(Point(Double(x) + 0.5, Double(y) + 0.5)) {
                 seen += 1
                 if textless.luma[y * width + x] - luma[y * width + x] >= Self.minimumPrintStep { printed += 1 }
             }
