@@ -21,7 +21,7 @@ extension PageDetector {
     /// flat scan's white paper is darker than the paper all round), and carry print, as a page
     /// does and a pale door or a window pane in its frame does not. The hand holding it may
     /// cover much of a side: that stretch counts neither for the side nor against it
-    /// (`occludedSteps`).
+    /// (`occludedSteps`); and it may lie over the paper as bright as the wall (`verified`).
     ///
     /// A page held up in shade before a sunlit garden or a white wall is darker than all
     /// round it. So is a photo printed on a flat scan's white page; but with the print wiped

@@ -152,7 +152,14 @@ extension GradientField {
         // A page against a light is lit less than the light: almost none of it reaches the
         // light's level. White paper on a flat scan is as bright as a window, and a block of
         // print on it, darker on the whole, still shows that white between its letters.
-        if hasLitSide, let levels, levels.lightInside > Self.maximumLightInside { return nil }
+        // Held up, the page may have the hand holding it over it, as bright as the wall beyond.
+        // There the share is read with the print wiped out, where a block of print on white
+        // paper is at the light's level all over and a page keeps only the hand; and the paper
+        // must be smooth, as a page's is, not an outline taking in a framed picture or a door.
+        if hasLitSide, let levels, levels.lightInside > Self.maximumLightInside {
+            guard heldUp, let textless, let wiped = textless.interior(refined, excludingLight: againstLight),
+                  wiped.lightInside <= Self.heldOverShare, textless.wipedEdgeShare(inside: refined) < Self.smoothPaper else { return nil }
+        }
         // (Against a light, the ring left is too little of what the page lies on to tell a
         // figure printed on it by: the dark ground of a slide on a white flat scan.)
         if let levels, !(levels.showsPaper || (!againstLight && levels.showsFigure)), !clearAllRound, !darkerAllRound { return nil }
@@ -389,6 +396,8 @@ extension GradientField {
     /// Share of a page against a light that may be as bright as the light: a few spots of
     /// glare, where white paper on a flat scan shows that brightness between all its letters.
     static let maximumLightInside = 0.02
+    /// Share of a page held up that the hand holding it may cover.
+    static let heldOverShare = 0.25
 
     /// Brightness 3–7 px inside a side against 3–7 px outside, over its middle 80 %: the
     /// difference of the means, and of the 90th percentiles (paper against the brightest of
