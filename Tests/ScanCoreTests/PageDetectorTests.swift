@@ -139,6 +139,36 @@ import Testing
         #expect(PageDetector().detect(in: blank) == nil)
     }
 
+    /// A page held up (paper 130) before a wall lit unevenly, 150 at the left of the frame and
+    /// 200 at the right, past its top and sides, a dark cupboard (70) below it, and the hand
+    /// over 7% of it at 205, so the brightest of its inside is the hand's. Most of what lies
+    /// round it is wall, brighter than the page but darker than the wall's light.
+    static func heldBeforeUnevenWall(printed: Bool) throws -> (photo: PixelBuffer, page: Quad) {
+        let page = Quad(topLeft: Point(380, 100), topRight: Point(620, 130), bottomRight: Point(600, 490), bottomLeft: Point(355, 465))
+        let photo = try drawn(seed: 17) { x, y, p in
+            if x > 520 && x < 760 && y > 290 && y < 370 { return 205 }  // the hand and arm
+            guard page.contains(p) else {
+                let belowPage = Point.cross(page.bottomLeft - page.bottomRight, p - page.bottomRight) < 0
+                return belowPage && x > 250 && x < 750 ? 70 : 150 + 50 * Double(x) / 800
+            }
+            let row = (y - 150) % 24
+            return printed && y > 150 && y < 420 && row < 9 && x > 410 && x < 570 && (x / 7) % 6 != 5 ? 40 : 130
+        }
+        return (photo, page)
+    }
+
+    /// Held up before a room, a page may be darker than most of what lies round it: it is not
+    /// judged by the ring round it, but must be brighter than what lies beyond one of its own
+    /// sides (here the cupboard's). A blank panel there has no print to read.
+    @Test("a page held up before a wall lit unevenly, brighter than it on three sides, is found")
+    func heldBeforeUnevenWall() throws {
+        let (photo, page) = try Self.heldBeforeUnevenWall(printed: true)
+        let detection = try #require(PageDetector().detect(in: photo))
+        #expect(SyntheticPhoto.cornerError(detection.quad, page) < 8, "\(detection.quad.corners)")
+        let (blank, _) = try Self.heldBeforeUnevenWall(printed: false)
+        #expect(PageDetector().detect(in: blank) == nil)
+    }
+
     /// Photo 17 of `scripts/make-photos --conditions held --seed 840` (1920×1080), scaled down
     /// five times in each direction to the working copy's size: a page held up with the hand
     /// over its lower right, beside a framed pane. An outline taking in the page, the hand and

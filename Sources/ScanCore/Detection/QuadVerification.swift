@@ -161,8 +161,11 @@ extension GradientField {
                   wiped.lightInside <= Self.heldOverShare, textless.wipedEdgeShare(inside: refined) < Self.smoothPaper else { return nil }
         }
         // (Against a light, the ring left is too little of what the page lies on to tell a
-        // figure printed on it by: the dark ground of a slide on a white flat scan.)
-        if let levels, !(levels.showsPaper || (!againstLight && levels.showsFigure)), !clearAllRound, !darkerAllRound { return nil }
+        // figure printed on it by: the dark ground of a slide on a white flat scan.) Held up
+        // before a room, a page may be darker than most of what lies round it, a wall lit
+        // unevenly, brighter than the page but short of its light; such a page must instead be
+        // brighter than what lies beyond one of its own sides (`heldUpReading`).
+        if let levels, !(levels.showsPaper || (!againstLight && levels.showsFigure)), !clearAllRound, !darkerAllRound, !heldUp { return nil }
         // A small outline square to the frame may be a printed box: judged below, by its sides'
         // backing too.
         let squareBox = Self.axisAlignedSides(candidate.quad, toleranceDegrees: Self.squareTolerance) >= 3
