@@ -98,25 +98,32 @@ import Testing
         #expect(SyntheticPhoto.cornerError(detection.quad, page) < 8, "\(detection.quad)")
     }
 
+    /// A page held up (paper 130, with rows of print where `printed`): what lies over it, where
+    /// `over` gives a level (the hand), else the page or what lies round it (`beyond`).
+    static func heldPage(seed: UInt64, printed: Bool, over: @escaping (Int, Int) -> Double? = { _, _ in nil },
+                         beyond: @escaping (Int, Int, Point, Quad) -> Double) throws -> (photo: PixelBuffer, page: Quad) {
+        let page = Quad(topLeft: Point(380, 100), topRight: Point(620, 130), bottomRight: Point(600, 490), bottomLeft: Point(355, 465))
+        let photo = try drawn(seed: seed) { x, y, p in
+            if let level = over(x, y) { return level }
+            guard page.contains(p) else { return beyond(x, y, p, page) }
+            let row = (y - 150) % 24
+            return printed && y > 150 && y < 420 && row < 9 && x > 410 && x < 570 && (x / 7) % 6 != 5 ? 40 : 130
+        }
+        return (photo, page)
+    }
+
     /// A page held up in a dim room, its face turned from the light: its paper (130) is far
     /// darker than the painted wall past its top and right sides (175), which no brighter
     /// exposure brings to a light's level, and brighter than the dark door past its left and
     /// bottom. A hand holds it by its right side; with `handOver`, the hand is as bright as the
     /// wall (185) and its thumb lies over the page.
     static func heldBeforeFarBrighterWall(printed: Bool, handOver: Bool = false) throws -> (photo: PixelBuffer, page: Quad) {
-        let page = Quad(topLeft: Point(380, 100), topRight: Point(620, 130), bottomRight: Point(600, 490), bottomLeft: Point(355, 465))
-        let photo = try drawn(seed: 12) { x, y, p in
-            if handOver && x > 545 && x < 760 && y > 300 && y < 345 { return 185 }
-            guard page.contains(p) else {
-                if x > 590 && x < 760 && y > 300 && y < 345 { return 150 }  // the hand and arm
-                let belowPage = Point.cross(page.bottomLeft - page.bottomRight, p - page.bottomRight) < 0
-                let leftOfPage = Point.cross(page.topLeft - page.bottomLeft, p - page.bottomLeft) < 0
-                return belowPage || (leftOfPage && y > 220) ? 70 : 175
-            }
-            let row = (y - 150) % 24
-            return printed && y > 150 && y < 420 && row < 9 && x > 410 && x < 570 && (x / 7) % 6 != 5 ? 40 : 130
+        try heldPage(seed: 12, printed: printed, over: { x, y in handOver && x > 545 && x < 760 && y > 300 && y < 345 ? 185 : nil }) { x, y, p, page in
+            if x > 590 && x < 760 && y > 300 && y < 345 { return 150 }  // the hand and arm
+            let belowPage = Point.cross(page.bottomLeft - page.bottomRight, p - page.bottomRight) < 0
+            let leftOfPage = Point.cross(page.topLeft - page.bottomLeft, p - page.bottomLeft) < 0
+            return belowPage || (leftOfPage && y > 220) ? 70 : 175
         }
-        return (photo, page)
     }
 
     @Test("a page held up before a wall far brighter than its paper is found")
@@ -144,17 +151,11 @@ import Testing
     /// over 7% of it at 205, so the brightest of its inside is the hand's. Most of what lies
     /// round it is wall, brighter than the page but darker than the wall's light.
     static func heldBeforeUnevenWall(printed: Bool) throws -> (photo: PixelBuffer, page: Quad) {
-        let page = Quad(topLeft: Point(380, 100), topRight: Point(620, 130), bottomRight: Point(600, 490), bottomLeft: Point(355, 465))
-        let photo = try drawn(seed: 17) { x, y, p in
-            if x > 520 && x < 760 && y > 290 && y < 370 { return 205 }  // the hand and arm
-            guard page.contains(p) else {
-                let belowPage = Point.cross(page.bottomLeft - page.bottomRight, p - page.bottomRight) < 0
-                return belowPage && x > 250 && x < 750 ? 70 : 150 + 50 * Double(x) / 800
-            }
-            let row = (y - 150) % 24
-            return printed && y > 150 && y < 420 && row < 9 && x > 410 && x < 570 && (x / 7) % 6 != 5 ? 40 : 130
+        // The hand and arm over the page.
+        try heldPage(seed: 17, printed: printed, over: { x, y in x > 520 && x < 760 && y > 290 && y < 370 ? 205 : nil }) { x, _, p, page in
+            let belowPage = Point.cross(page.bottomLeft - page.bottomRight, p - page.bottomRight) < 0
+            return belowPage && x > 250 && x < 750 ? 70 : 150 + 50 * Double(x) / 800
         }
-        return (photo, page)
     }
 
     /// Held up before a room, a page may be darker than most of what lies round it: it is not

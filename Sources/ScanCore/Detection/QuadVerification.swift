@@ -5,8 +5,10 @@ extension GradientField {
     /// when it fails them. `textless` is the same view with the print wiped out. `heldUp`
     /// judges it as a page held up in a hand (`heldUpReading`): a stretch of a side under
     /// something held over it is left out of that side's backing (`occludedSteps`), unless the
-    /// outline leans on the frame, and a page held square to the camera is not taken for a
-    /// printed box where it steps down to what lies beyond one of its sides. `darkerAllRound`
+    /// outline leans on the frame, a page held square to the camera is not taken for a
+    /// printed box where it steps down to what lies beyond one of its sides, the hand may lie
+    /// over its paper as bright as the wall, and it is not judged by the ring round it (the
+    /// caller asks it to be brighter than what lies beyond one of its sides). `darkerAllRound`
     /// judges it as a page held up darker than everything round it: every side must step up
     /// into what lies beyond, its paper too, and the checks that read paper brighter than its
     /// surround give way to the caller's (`heldUpReading`).
