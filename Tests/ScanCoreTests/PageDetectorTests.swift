@@ -158,9 +158,9 @@ import Testing
         }
     }
 
-    /// Held up before a room, a page may be darker than most of what lies round it: it is not
-    /// judged by the ring round it, but must be brighter than what lies beyond one of its own
-    /// sides (here the cupboard's). A blank panel there has no print to read.
+    /// The page is judged against the ring round it with what is brighter than its paper left
+    /// out; its paper's brightest leaves out the hand at the wall's light, else the ring keeps
+    /// the wall and the page is darker than it. A blank panel there has no print to read.
     @Test("a page held up before a wall lit unevenly, brighter than it on three sides, is found")
     func heldBeforeUnevenWall() throws {
         let (photo, page) = try Self.heldBeforeUnevenWall(printed: true)

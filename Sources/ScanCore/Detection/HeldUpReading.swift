@@ -37,11 +37,13 @@ extension PageDetector {
         for ranked in field.rankedQuads(minimumAreaFraction: minimumAreaFraction, extraLines: textless.outlineLines(), textless: textless) {
             let quad = ranked.candidate.quad
             var beyond = field.brighterBeyond(quad)
-            // Its paper's brightest, clear of a spot of glare: the 95th percentile inside it.
-            var paper = textless.ringSample(quad, quad, stride: 2).inside
-            guard beyond.count >= GradientField.litSamples, paper.count >= GradientField.litSamples,
-                  let light = beyond.selectKth(beyond.count / 2),
-                  let brightest = paper.selectKth(paper.count * 19 / 20) else { continue }
+            // Its paper's brightest, clear of a spot of glare and of the hand holding it where
+            // that is at the light's level: the 95th percentile inside it below the light.
+            let inside = textless.ringSample(quad, quad, stride: 2).inside
+            guard beyond.count >= GradientField.litSamples, inside.count >= GradientField.litSamples,
+                  let light = beyond.selectKth(beyond.count / 2) else { continue }
+            var paper = inside.filter { $0 < light }
+            guard paper.count >= GradientField.litSamples, let brightest = paper.selectKth(paper.count * 19 / 20) else { continue }
             let ceiling = min(light, brightest + GradientField.minimumPaperStep)
             let own = field.judged(lightBeyond: light, brighterThanPaper: ceiling)
             let ownTextless = textless.judged(lightBeyond: light, brighterThanPaper: ceiling)

@@ -7,8 +7,7 @@ extension GradientField {
     /// something held over it is left out of that side's backing (`occludedSteps`), unless the
     /// outline leans on the frame, a page held square to the camera is not taken for a
     /// printed box where it steps down to what lies beyond one of its sides, the hand may lie
-    /// over its paper as bright as the wall, and it is not judged by the ring round it (the
-    /// caller asks it to be brighter than what lies beyond one of its sides). `darkerAllRound`
+    /// over its paper as bright as the wall. `darkerAllRound`
     /// judges it as a page held up darker than everything round it: every side must step up
     /// into what lies beyond, its paper too, and the checks that read paper brighter than its
     /// surround give way to the caller's (`heldUpReading`).
@@ -163,11 +162,8 @@ extension GradientField {
                   wiped.lightInside <= Self.heldOverShare, textless.wipedEdgeShare(inside: refined) < Self.smoothPaper else { return nil }
         }
         // (Against a light, the ring left is too little of what the page lies on to tell a
-        // figure printed on it by: the dark ground of a slide on a white flat scan.) Held up
-        // before a room, a page may be darker than most of what lies round it, a wall lit
-        // unevenly, brighter than the page but short of its light; such a page must instead be
-        // brighter than what lies beyond one of its own sides (`heldUpReading`).
-        if let levels, !(levels.showsPaper || (!againstLight && levels.showsFigure)), !clearAllRound, !darkerAllRound, !heldUp { return nil }
+        // figure printed on it by: the dark ground of a slide on a white flat scan.)
+        if let levels, !(levels.showsPaper || (!againstLight && levels.showsFigure)), !clearAllRound, !darkerAllRound { return nil }
         // A small outline square to the frame may be a printed box: judged below, by its sides'
         // backing too.
         let squareBox = Self.axisAlignedSides(candidate.quad, toleranceDegrees: Self.squareTolerance) >= 3
