@@ -6,11 +6,11 @@ extension GradientField {
     /// judges it as a page held up in a hand (`heldUpReading`): a stretch of a side under
     /// something held over it is left out of that side's backing (`occludedSteps`), unless the
     /// outline leans on the frame, a page held square to the camera is not taken for a
-    /// printed box where it steps down to what lies beyond one of its sides, the hand may lie
-    /// over its paper as bright as the wall. `darkerAllRound`
-    /// judges it as a page held up darker than everything round it: every side must step up
-    /// into what lies beyond, its paper too, and the checks that read paper brighter than its
-    /// surround give way to the caller's (`heldUpReading`).
+    /// printed box where it steps down to what lies beyond one of its sides, and the hand may
+    /// lie over its paper as bright as the wall. `darkerAllRound` judges it as a page held up
+    /// darker than everything round it: every side must step up into what lies beyond, its
+    /// paper too, and the checks that read paper brighter than its surround give way to the
+    /// caller's (`heldUpReading`).
     func verified(_ candidate: Candidate, textless: GradientField? = nil, heldUp: Bool = false, darkerAllRound: Bool = false) -> ScoredQuad? {
         let isFrame = candidate.sides.allSatisfy(\.isBorder)
         if isFrame { return ScoredQuad(quad: candidate.quad, confidence: 1, isFrame: true) }
