@@ -190,8 +190,9 @@ extension GradientField {
     /// The indices of the pixels whose centres lie inside `q`.
     func quadPixels(_ q: Quad) -> [Int] {
         var pixels: [Int] = []
-        for y in 0..<height {
-            for x in 0..<width where q.contains(Point(Double(x) + 0.5, Double(y) + 0.5)) {
+        guard let box = pixelBox(around: q.corners) else { return pixels }
+        for y in box.ys {
+            for x in box.xs where q.contains(Point(Double(x) + 0.5, Double(y) + 0.5)) {
                 pixels.append(y * width + x)
             }
         }
