@@ -813,6 +813,40 @@ import Testing
         #expect(grown.quad.bottomRight.distance(to: page.bottomRight * 0.5) < 3, "\(grown.quad)")
     }
 
+    /// A page folded across on a light desk (200), its part below the crease turned from the
+    /// light to the desk's own level (no edge shows round it, only its print: dense, small and
+    /// grey in shade), photographed out of focus. Blurred, that print shows no fine edge at
+    /// all, but it still darkens plain paper, and the part in light grows over it (`edgeCounts`'
+    /// smudges).
+    @Test("print past a fold's crease, blurred past its edges, still grows the part in light over the sheet in shade")
+    func smudgedPrintPastCrease() throws {
+        let page = Quad(topLeft: Point(250, 70), topRight: Point(560, 95), bottomRight: Point(548, 545), bottomLeft: Point(228, 530))
+        let left = page.topLeft + (page.bottomLeft - page.topLeft) * 0.45, right = page.topRight + (page.bottomRight - page.topRight) * 0.45
+        let lit = Quad(topLeft: page.topLeft, topRight: page.topRight, bottomRight: right, bottomLeft: left)
+        let shaded = Quad(topLeft: left, topRight: right, bottomRight: page.bottomRight, bottomLeft: page.bottomLeft)
+        let sharp = try Self.drawn(seed: 19) { x, y, p in
+            if lit.contains(p) { return x > 285 && x < 520 && y > 110 && y < Int(left.y) - 12 && (y - 100) % 22 < 8 ? 60 : 235 }
+            if shaded.contains(p) { return x > 270 && x < 525 && y > Int(right.y) + 14 && y < 480 && y % 5 < 2 && (x / 4) % 6 != 5 ? 160 : 200 }
+            return 200
+        }
+        var photo = sharp
+        for _ in 0..<2 { photo = Self.boxBlur(photo, radius: 2) }
+        let (field, textless) = Self.workingViews(photo)
+        let part = ScoredQuad(quad: Self.halved(lit), confidence: 1, isFrame: false)
+        // Past the crease (the part in light's bottom side), the blurred print has no fine edges
+        // left to show it; smudges, it has.
+        let band = 12.0...30.0
+        #expect(field.fineEdgeShare(beyond: 2, of: part.quad, from: band.lowerBound, to: band.upperBound, textless: textless)
+                < GradientField.printPastSide)
+        #expect(field.fineEdgeShare(beyond: 2, of: part.quad, from: band.lowerBound, to: band.upperBound, textless: textless, smudges: true)
+                >= GradientField.printedBand)
+        let grown = try #require(field.extendedOverPrint(part, textless: textless)?.quad)
+        // The outline ends a margin past the print, which ends 50 px short of the page's bottom;
+        // its side across the fold's far end is the only one that moves.
+        #expect(grown.intersectionOverUnion(Self.halved(page)) > 0.85, "\(grown)")
+        #expect(grown.topLeft.distance(to: part.quad.topLeft) < 1 && grown.topRight.distance(to: part.quad.topRight) < 1, "\(grown)")
+    }
+
     /// A page folded a little under halfway down, on a pale desk, its part in shade a faint step
     /// from the desk: photo 28 of the folded dev set (`scripts/make-photos --conditions folded
     /// --seed 32`, 1920×1080), box-averaged to the 384×216 working copy the detector reads. The

@@ -4,7 +4,9 @@
 // a clean outline for the part in light with the crease for a side, and no edge at all round
 // the part in shade. That part's print still shows: rows of print lie past the crease, right
 // past it or past the sheet's blank margin, where no edge shows at all, and no page edge has
-// print beyond it. The outline then grows across the crease to hold it.
+// print beyond it. The outline then grows across the crease to hold it. Out of focus, or too
+// small for the working copy, that print is a grey smudge with no edges of its own; it is read
+// where it darkens plain paper (`edgeCounts`' smudges).
 
 extension GradientField {
     /// The share of a band beyond a side, from its first row of print, on fine edges (print,
@@ -42,7 +44,7 @@ extension GradientField {
         var crease: (side: Int, start: Double, share: Double)?
         for k in 0..<4 {
             guard let start = printStart(beyond: k, of: q, depth: depths[k], textless: textless) else { continue }
-            let share = fineEdgeShare(beyond: k, of: q, from: start, to: start + Self.bandDepth * depths[k], textless: textless)
+            let share = fineEdgeShare(beyond: k, of: q, from: start, to: start + Self.bandDepth * depths[k], textless: textless, smudges: true)
             if share >= Self.printedBand, share > (crease?.share ?? 0) { crease = (k, start, share) }
         }
         guard let (k, start, _) = crease else { return nil }
@@ -51,7 +53,7 @@ extension GradientField {
         var printEnd = start, d = start, ended = false, cutOff = false
         // The print may reach as far as a flap does; the rows past it show where it ends.
         while d <= Self.maximumFlap * outlineDepth + gap, let (from, to) = row(beyond: k, of: q, at: d) {
-            guard let counts = edgeCounts(along: from, to, textless: textless) else { cutOff = true; break }
+            guard let counts = edgeCounts(along: from, to, textless: textless, smudges: true) else { cutOff = true; break }
             if counts.fineShare >= Self.printedRow { printEnd = d }
             if d - printEnd > gap { ended = true; break }
             d += 1
@@ -72,7 +74,8 @@ extension GradientField {
         // by which those lines may stray inside a curled sheet) is something else's, a sign or a
         // poster the page lies below.
         if [(creaseFrom, from), (to, creaseTo)].contains(where: {
-            fineEdgeShare(along: $0.0, $0.1, from: Self.flapSideBand.lowerBound, to: Self.flapSideBand.upperBound, textless: textless) >= Self.printPastSide
+            fineEdgeShare(along: $0.0, $0.1, from: Self.flapSideBand.lowerBound, to: Self.flapSideBand.upperBound, textless: textless, smudges: true)
+                >= Self.printPastSide
         }) { return nil }
         var corners = q.corners
         corners[k] = from
@@ -90,7 +93,7 @@ extension GradientField {
     func printStart(beyond k: Int, of q: Quad, depth: Double, textless: GradientField) -> Double? {
         var d = 3.0
         while d <= max(3, Self.maximumLead * depth) {
-            guard let (from, to) = row(beyond: k, of: q, at: d), let counts = edgeCounts(along: from, to, textless: textless) else { return nil }
+            guard let (from, to) = row(beyond: k, of: q, at: d), let counts = edgeCounts(along: from, to, textless: textless, smudges: true) else { return nil }
             if counts.fineShare >= Self.printedRow { return d }
             if counts.coarseShare >= Self.printedRow { return nil }
             d += 1

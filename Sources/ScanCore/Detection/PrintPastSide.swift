@@ -110,16 +110,17 @@ extension GradientField {
 
     /// The share of the band from `from` to `to` px outside side `k` of `q` (its middle 80%)
     /// on fine edges: an edge in this view and none with the print wiped out. 0 where too
-    /// little of the band lies in the frame.
-    func fineEdgeShare(beyond k: Int, of q: Quad, from: Double, to: Double, textless: GradientField) -> Double {
+    /// little of the band lies in the frame. With `smudges`, print smudged past its edges
+    /// counts too (`edgeCounts`).
+    func fineEdgeShare(beyond k: Int, of q: Quad, from: Double, to: Double, textless: GradientField, smudges: Bool = false) -> Double {
         let (a, b) = sidesOf(q)[k]
-        return fineEdgeShare(along: a, b, from: from, to: to, textless: textless)
+        return fineEdgeShare(along: a, b, from: from, to: to, textless: textless, smudges: smudges)
     }
 
     /// The share of the band from `from` to `to` px to the left of a → b (outside, for a side
     /// of a clockwise quad; negative for inside) on fine edges, as `fineEdgeShare(beyond:)`.
-    func fineEdgeShare(along a: Point, _ b: Point, from: Double, to: Double, textless: GradientField) -> Double {
-        fineEdgeShare(along: a, b, from: from, to: to, textless: textless, tooLittle: 0)
+    func fineEdgeShare(along a: Point, _ b: Point, from: Double, to: Double, textless: GradientField, smudges: Bool = false) -> Double {
+        fineEdgeShare(along: a, b, from: from, to: to, textless: textless, tooLittle: 0, smudges: smudges)
     }
 
     /// Whether the band `within` px outside a → b is clear of print: less than
@@ -129,12 +130,13 @@ extension GradientField {
     }
 
     /// `tooLittle` is the share given where under 50 points of the band lie in the frame.
-    private func fineEdgeShare(along a: Point, _ b: Point, from: Double, to: Double, textless: GradientField, tooLittle: Double) -> Double {
+    private func fineEdgeShare(along a: Point, _ b: Point, from: Double, to: Double, textless: GradientField, tooLittle: Double,
+                               smudges: Bool = false) -> Double {
         let normal = Line(through: a, b).normal
         var fine = 0, seen = 0
         var d = from
         while d <= to {
-            if let counts = edgeCounts(along: a - normal * d, b - normal * d, textless: textless) {
+            if let counts = edgeCounts(along: a - normal * d, b - normal * d, textless: textless, smudges: smudges) {
                 fine += counts.fine
                 seen += counts.seen
             }
@@ -145,20 +147,31 @@ extension GradientField {
 
     /// Along the middle 80% of a → b: how many points lie on fine edges, on edges the closing
     /// keeps, and in the frame. Nil where less than half of it lies in the frame.
-    func edgeCounts(along a: Point, _ b: Point, textless: GradientField) -> EdgeCounts? {
+    ///
+    /// With `smudges`, where the row is plain paper with the print wiped out (`plainLevel`), a
+    /// point the closing brightens by a print step counts as a fine edge too: print out of
+    /// focus, or too small to resolve in the working copy (dense print on a page seen whole),
+    /// is a grey smudge whose strokes show no edge at all, but it still darkens the paper.
+    func edgeCounts(along a: Point, _ b: Point, textless: GradientField, smudges: Bool = false) -> EdgeCounts? {
         let length = a.distance(to: b)
         guard length >= 4 else { return nil }
         var counts = EdgeCounts()
         var total = 0
+        // The row's paper level, read once a point needs it: most rows show no smudge at all.
+        var paper: Float?, paperRead = false
         var t = 0.1 * length
         while t <= 0.9 * length {
             total += 1
-            if let kind = edge(at: a + (b - a) * (t / length), textless: textless) {
+            let p = a + (b - a) * (t / length)
+            if let kind = edge(at: p, textless: textless) {
                 counts.seen += 1
                 switch kind {
                 case .coarse: counts.coarse += 1
                 case .fine: counts.fine += 1
-                case .none: break
+                case .none:
+                    guard smudges, let wiped = textless.level(at: p), let seen = level(at: p), wiped - seen >= Self.minimumPrintStep else { break }
+                    if !paperRead { (paper, paperRead) = (textless.plainLevel(along: a, b), true) }
+                    if let paper, abs(wiped - paper) < Self.minimumPrintStep { counts.fine += 1 }
                 }
             }
             t += 1
@@ -176,6 +189,28 @@ extension GradientField {
         let i = y * width + x
         return textless.magnitude[i] >= threshold ? .coarse : (magnitude[i] >= threshold ? .fine : EdgeKind.none)
     }
+
+    /// The level of the row a → b (its middle 80%, in this view, the print wiped out) where it
+    /// is plain paper: where `plainRow` of it lies within a print step of its median. Nil
+    /// where it is not, or lies out of the frame.
+    func plainLevel(along a: Point, _ b: Point) -> Float? {
+        let length = a.distance(to: b)
+        guard length >= 4 else { return nil }
+        var levels: [Float] = []
+        var t = 0.1 * length
+        while t <= 0.9 * length {
+            if let value = level(at: a + (b - a) * (t / length)) { levels.append(value) }
+            t += 1
+        }
+        guard let median = levels.selectKth(levels.count / 2) else { return nil }
+        let plain = levels.filter { abs($0 - median) < Self.minimumPrintStep }.count
+        return Double(plain) >= Self.plainRow * Double(levels.count) ? median : nil
+    }
+
+    /// The share of a row that lies at its paper's level, with the print wiped out, for it to
+    /// be plain paper: a photo, a picture or a busy surface past a side varies more, and its
+    /// texture darkens it as print does.
+    static let plainRow = 0.8
 
     struct EdgeCounts {
         var fine = 0, coarse = 0, seen = 0
