@@ -754,9 +754,10 @@ import Testing
     /// small to be a page alone. `printedShade`: print runs on below the crease. `raised`: how
     /// far the page's top corners are moved up (past the frame, for a page cut by it). `desk`:
     /// the desk's level at column x. `heading`: the print above the first row is one dark band
-    /// up to the top edge; else the page has a blank top margin.
+    /// up to the top edge; else the page has a blank top margin. `smallShadePrint`: the print
+    /// below the crease is dense, small and grey (rows 2 px high every 5 px, at 160).
     static func foldedOnLightDesk(crease: Double, shade: Double, printedShade: Bool = true, raised: Double = 0, heading: Bool = true,
-                                  desk: (Int) -> Double = { _ in 200 }) throws
+                                  smallShadePrint: Bool = false, desk: (Int) -> Double = { _ in 200 }) throws
         -> (photo: PixelBuffer, page: Quad, lit: Quad) {
         let up = Point(0, raised)
         let page = Quad(topLeft: Point(250, 70) - up, topRight: Point(560, 95) - up, bottomRight: Point(548, 545), bottomLeft: Point(228, 530))
@@ -769,8 +770,9 @@ import Testing
             // Rows of print clear of the margins, on both parts.
             let printed = x > 285 && x < 520 && (heading || y >= 122) && (y - 100) % 22 < 8 && (x / 9) % 7 != 6
             if lit.contains(p) { return printed && y < Int(left.y) - 12 ? 60 : 235 }
-            if shaded.contains(p) { return printed && printedShade && y > Int(right.y) + 14 && y < 500 ? 50 : shade }
-            return desk(x)
+            guard shaded.contains(p) else { return desk(x) }
+            if smallShadePrint { return x > 270 && x < 525 && y > Int(right.y) + 14 && y < 480 && y % 5 < 2 && (x / 4) % 6 != 5 ? 160 : shade }
+            return printed && printedShade && y > Int(right.y) + 14 && y < 500 ? 50 : shade
         }
         let wholeShare = (lit.area + shaded.area) / (800 * 600)
         #expect(wholeShare > 0.12)
@@ -820,16 +822,7 @@ import Testing
     /// smudges).
     @Test("print past a fold's crease, blurred past its edges, still grows the part in light over the sheet in shade")
     func smudgedPrintPastCrease() throws {
-        let page = Quad(topLeft: Point(250, 70), topRight: Point(560, 95), bottomRight: Point(548, 545), bottomLeft: Point(228, 530))
-        let left = page.topLeft + (page.bottomLeft - page.topLeft) * 0.45, right = page.topRight + (page.bottomRight - page.topRight) * 0.45
-        let lit = Quad(topLeft: page.topLeft, topRight: page.topRight, bottomRight: right, bottomLeft: left)
-        let shaded = Quad(topLeft: left, topRight: right, bottomRight: page.bottomRight, bottomLeft: page.bottomLeft)
-        let sharp = try Self.drawn(seed: 19) { x, y, p in
-            if lit.contains(p) { return x > 285 && x < 520 && y > 110 && y < Int(left.y) - 12 && (y - 100) % 22 < 8 ? 60 : 235 }
-            if shaded.contains(p) { return x > 270 && x < 525 && y > Int(right.y) + 14 && y < 480 && y % 5 < 2 && (x / 4) % 6 != 5 ? 160 : 200 }
-            return 200
-        }
-        var photo = sharp
+        var (photo, page, lit) = try Self.foldedOnLightDesk(crease: 0.45, shade: 200, heading: false, smallShadePrint: true)
         for _ in 0..<2 { photo = Self.boxBlur(photo, radius: 2) }
         let (field, textless) = Self.workingViews(photo)
         let part = ScoredQuad(quad: Self.halved(lit), confidence: 1, isFrame: false)
