@@ -32,6 +32,10 @@ public enum SyntheticPhoto {
         /// A cream desk exactly as bright as the paper: the page steps from it only in colour,
         /// the desk lacking some blue. A dark wall shows past its far edge, along the top.
         case cream
+        /// A pale blue wall as bright as the paper, and as bright in its least channel: the page
+        /// steps from it only in chroma, as a page held up before a tinted wall does. A dark
+        /// floor shows along the bottom.
+        case blueWall
     }
 
     /// A deterministic pseudo-random generator (SplitMix64).
@@ -130,6 +134,10 @@ public enum SyntheticPhoto {
                     case .cream:
                         // The brightness of the paper's white (248, 245.5, 238).
                         (r, g, b) = y < height / 20 ? (90, 60, 40) : (255, 247, 212)
+                    case .blueWall:
+                        // The paper's white (248, 245.5, 238) is brighter by 2.5 and its least
+                        // channel by 2.
+                        (r, g, b) = y >= height * 19 / 20 ? (70, 60, 55) : (236, 244, 255)
                     case .table:
                         let onTable = x > width / 20 && x < width * 19 / 20 && y > height / 25 && y < height * 24 / 25
                         (r, g, b) = onTable ? (196, 194, 190) : (92, 60, 40)

@@ -1,17 +1,18 @@
 import Foundation
 
-// Paper is white: its least channel is nearly as bright as its brightness. A cream, wooden or
-// coloured desk, or a tinted wall, lit as brightly as the paper or clipped with it, lacks one
-// channel. A page the grey reading cannot tell from such a surface (over-exposed, light on
-// light, held up before a pale wall) may step from it in the least channel.
+// Paper is white: bright and nearly neutral, its channels close together. A cream, wooden or
+// coloured desk, or a tinted wall, lit as brightly as the paper or clipped with it, holds some
+// colour. A page the grey reading cannot tell from such a surface (over-exposed, light on
+// light, held up before a pale wall) may step from it in whiteness (`PixelBuffer.whiteness`).
+// Under coloured light, a camera's white balance brings paper back towards neutral.
 
 extension PageDetector {
-    /// The page read from `colour`'s least channel, where `grey` (its brightness) shows none.
+    /// The page read from `colour`'s whiteness, where `grey` (its brightness) shows none.
     /// This reading comes after the grey one, whose steps are those measured on every kind of
     /// photo, and it must be well backed. And colour must be what tells the page from what
-    /// lies round it: there the surface must lack, in its least channel, a paper step more than
-    /// the paper does (`colourStep`). Where it does not, as round a part of a flat scan or a
-    /// box of a newspaper's page, what the least channel shows, the brightness shows too, and
+    /// lies round it: there the surface must hold a paper step more colour than the paper does
+    /// (`colourStep`). Where it does not, as round a part of a flat scan or a box of a
+    /// newspaper's page, what the whiteness shows, the brightness shows too, and
     /// the grey reading has judged it. `workingGrey` is `grey`'s working copy, which the grey
     /// reading has made.
     func whitenessReading(of colour: PixelBuffer, grey: PixelBuffer, workingGrey: PixelBuffer) -> PageDetection? {
@@ -27,10 +28,10 @@ extension PageDetector {
         return page
     }
 
-    /// How much more colour (brightness less whiteness) lies in a band just outside `quad`'s
-    /// sides than in one just inside, in grey levels: medians over each band, sampled along the
-    /// middle 80% of every side from 1% to 3% of the photo's long side away from it. Nil where
-    /// too little of either band lies in the frame.
+    /// How much more colour (brightness less whiteness: twice the chroma) lies in a band just
+    /// outside `quad`'s sides than in one just inside, in grey levels: medians over each band,
+    /// sampled along the middle 80% of every side from 1% to 3% of the photo's long side away
+    /// from it. Nil where too little of either band lies in the frame.
     static func colourStep(across quad: Quad, grey: PixelBuffer, whiteness: PixelBuffer) -> Float? {
         let longSide = Double(max(grey.width, grey.height))
         let centre = (quad.topLeft + quad.topRight + quad.bottomRight + quad.bottomLeft) * 0.25
@@ -63,18 +64,19 @@ extension PageDetector {
         return beyond - within
     }
 
-    /// The share of an image (the working copy, for `whitenessReading`) at least a paper step
-    /// more coloured (brightness `grey` less `whiteness`) than neutral grey.
+    /// The share of an image (the working copy, for `whitenessReading`) whose chroma (half of
+    /// brightness `grey` less `whiteness`) is at least a step: more than paper tinted as the
+    /// light is, or JPEG's noise, holds.
     func colouredShare(grey: PixelBuffer, whiteness: PixelBuffer) -> Double {
-        let step = Int(GradientField.minimumPaperStep)
+        let step = 2 * Int(GradientField.minimumStep)
         let coloured = zip(grey.pixels, whiteness.pixels).reduce(0) { $0 + (Int($1.0) - Int($1.1) >= step ? 1 : 0) }
         return Double(coloured) / Double(max(1, grey.pixelCount))
     }
 
     /// The least share of the photo so coloured for the whiteness to be read. What a page lies
     /// on shows round it over a tenth of the frame or more (a page filling 90% of it); colour
-    /// JPEGs of receipts scanned flat hold 0–5%, the photos of white pages on coloured surfaces
-    /// the whiteness reading finds 69–82%.
+    /// JPEGs of receipts and pages scanned flat hold 0–2%, the photos of white pages on coloured
+    /// surfaces or before tinted walls that the whiteness reading finds 17–85%.
     static let leastColouredShare = 0.1
 
     /// Samples each band must have in the frame for `colourStep` to tell: a side's worth.

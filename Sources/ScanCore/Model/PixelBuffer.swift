@@ -61,14 +61,25 @@ public struct PixelBuffer: Sendable, Equatable {
         return PixelBuffer(unchecked: width, height, .gray, grey)
     }
 
-    /// Each pixel's least channel: how much white light it holds. Paper is bright in every
-    /// channel, where a cream, wooden or coloured surface as bright as it lacks one.
+    /// Each pixel's brightness (`grayscale`'s) less twice its chroma, the spread of its
+    /// channels, at least 0: how white it is. Paper is bright and nearly neutral, where a
+    /// cream, wooden or coloured surface as bright as it lacks some colour. The spread counts
+    /// twice so that every hue falls below its own least channel by at least its spread: blue
+    /// weighs little in brightness, so a pale blue wall's least channel alone barely tells
+    /// it from paper in shade.
     public func whiteness() -> PixelBuffer {
         guard format == .rgb else { return self }
         let n = pixelCount
         let grey = [UInt8](unsafeUninitializedCapacity: n) { out, initialized in
             pixels.withUnsafeBufferPointer { src in
-                for i in 0..<n { out[i] = min(src[3 * i], src[3 * i + 1], src[3 * i + 2]) }
+                // `grayscale`'s weights.
+                let wr: Int32 = 19595, wg: Int32 = 38470, wb: Int32 = 7471
+                for i in 0..<n {
+                    let r = Int32(src[3 * i]), g = Int32(src[3 * i + 1]), b = Int32(src[3 * i + 2])
+                    let luma = (wr &* r &+ wg &* g &+ wb &* b &+ 32768) >> 16
+                    let chroma = max(r, g, b) - min(r, g, b)
+                    out[i] = UInt8(clamping: luma - 2 * chroma)
+                }
             }
             initialized = n
         }
