@@ -114,7 +114,7 @@ public struct PageDetector: Sendable {
         case .nothing:
             guard let colour = image.format == .rgb ? image : colour(), colour.format == .rgb,
                   colour.width == grey.width, colour.height == grey.height else { return nil }
-            return whitenessReading(of: colour, grey: grey, workingGrey: small)
+            return whitenessReading(of: colour, workingGrey: small)
         }
     }
 

@@ -7,41 +7,44 @@ import Foundation
 // Under coloured light, a camera's white balance brings paper back towards neutral.
 
 extension PageDetector {
-    /// The page read from `colour`'s whiteness, where `grey` (its brightness) shows none.
+    /// The page read from `colour`'s whiteness, where its brightness shows none.
     /// This reading comes after the grey one, whose steps are those measured on every kind of
     /// photo, and it must be well backed. And colour must be what tells the page from what
     /// lies round it: there the surface must hold a paper step more colour than the paper does
     /// (`colourStep`). Where it does not, as round a part of a flat scan or a box of a
     /// newspaper's page, what the whiteness shows, the brightness shows too, and
-    /// the grey reading has judged it. `workingGrey` is `grey`'s working copy, which the grey
-    /// reading has made.
-    func whitenessReading(of colour: PixelBuffer, grey: PixelBuffer, workingGrey: PixelBuffer) -> PageDetection? {
+    /// the grey reading has judged it. `workingGrey` is the working copy of its brightness, which
+    /// the grey reading has made.
+    func whitenessReading(of colour: PixelBuffer, workingGrey: PixelBuffer) -> PageDetection? {
         let whiteness = colour.whiteness()
         let smallWhiteness = workingCopy(of: whiteness)
         // Where next to none of the photo holds that much colour (a receipt or a page scanned
         // flat, a grey room), no surface round a page can: the reading is not made at all.
         guard colouredShare(grey: workingGrey, whiteness: smallWhiteness) >= Self.leastColouredShare,
               case .page(let page) = reading(of: whiteness, working: smallWhiteness, leastConfidence: GradientField.laterPlaceConfidence),
-              let step = Self.colourStep(across: page.quad, grey: grey, whiteness: whiteness),
+              let step = Self.colourStep(across: page.quad, colour: colour),
               step >= GradientField.minimumPaperStep
         else { return nil }
         return page
     }
 
-    /// How much more colour (brightness less whiteness: twice the chroma) lies in a band just
-    /// outside `quad`'s sides than in one just inside, in grey levels: medians over each band,
-    /// sampled along the middle 80% of every side from 1% to 3% of the photo's long side away
-    /// from it. Nil where too little of either band lies in the frame.
-    static func colourStep(across quad: Quad, grey: PixelBuffer, whiteness: PixelBuffer) -> Float? {
-        let longSide = Double(max(grey.width, grey.height))
+    /// How much more colour (twice the chroma: what the whiteness takes off the brightness, but
+    /// not cut off at black, as a dark wooden desk's whiteness is) lies in a band just outside
+    /// `quad`'s sides (in `colour`'s pixels) than in one just inside, in grey levels: medians
+    /// over each band, sampled along the middle 80% of every side from 1% to 3% of the photo's
+    /// long side away from it. Nil where too little of either band lies in the frame.
+    static func colourStep(across quad: Quad, colour image: PixelBuffer) -> Float? {
+        guard image.format == .rgb else { return nil }
+        let longSide = Double(max(image.width, image.height))
         let centre = (quad.topLeft + quad.topRight + quad.bottomRight + quad.bottomLeft) * 0.25
         let corners = quad.corners
         var inside: [Float] = [], outside: [Float] = []
         func colour(at p: Point) -> Float? {
             let x = Int(p.x), y = Int(p.y)
-            guard p.x >= 0, p.y >= 0, x < grey.width, y < grey.height else { return nil }
-            let i = y * grey.width + x
-            return Float(grey.pixels[i]) - Float(whiteness.pixels[i])
+            guard p.x >= 0, p.y >= 0, x < image.width, y < image.height else { return nil }
+            let i = 3 * (y * image.width + x)
+            let r = image.pixels[i], g = image.pixels[i + 1], b = image.pixels[i + 2]
+            return 2 * (Float(max(r, g, b)) - Float(min(r, g, b)))
         }
         for k in 0..<4 {
             let a = corners[k], b = corners[(k + 1) % 4]
