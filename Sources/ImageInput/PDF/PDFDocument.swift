@@ -162,7 +162,8 @@ final class PDFDocument: Sendable {
             let stride = Int(cairo_image_surface_get_stride(surface))
             if grey {
                 let pixels = [UInt8](unsafeUninitializedCapacity: width * height) { out, initialized in
-                    let wr: UInt32 = 19595, wg: UInt32 = 38470, wb: UInt32 = 7471
+                    let weights = PixelBuffer.lumaWeights
+                    let wr = UInt32(weights.red), wg = UInt32(weights.green), wb = UInt32(weights.blue)
                     for y in 0..<height {
                         let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
                         let o = out.baseAddress! + y * width

@@ -4,7 +4,9 @@ import Foundation
 // coloured desk, or a tinted wall, lit as brightly as the paper or clipped with it, holds some
 // colour. A page the grey reading cannot tell from such a surface (over-exposed, light on
 // light, held up before a pale wall) may step from it in whiteness (`PixelBuffer.whiteness`).
-// Under coloured light, a camera's white balance brings paper back towards neutral.
+// A camera's white balance brings paper under one light back towards neutral; a page lit by
+// two lights of different colours is not, and its part in one may read as white against its
+// part in the other. The grey reading, which comes first, sees such a page whole.
 
 extension PageDetector {
     /// The page read from `colour`'s whiteness, where its brightness shows none.

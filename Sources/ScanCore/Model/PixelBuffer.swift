@@ -42,14 +42,16 @@ public struct PixelBuffer: Sendable, Equatable {
     public var pixelCount: Int { width * height }
     public var bytesPerRow: Int { width * format.channels }
 
-    /// The buffer as grey, using the Rec. 601 luma weights (the ones Leptonica and OpenCV use).
+    /// Rec. 601 luma weights (the ones Leptonica and OpenCV use), fixed point, summing to 1 << 16.
+    public static let lumaWeights = (red: 19595, green: 38470, blue: 7471)
+
+    /// The buffer as grey, using the Rec. 601 luma weights (`lumaWeights`).
     public func grayscale() -> PixelBuffer {
         guard format == .rgb else { return self }
         let n = pixelCount
         let grey = [UInt8](unsafeUninitializedCapacity: n) { out, initialized in
             pixels.withUnsafeBufferPointer { src in
-                // Fixed point weights summing to 1 << 16.
-                let wr: UInt32 = 19595, wg: UInt32 = 38470, wb: UInt32 = 7471
+                let wr = UInt32(Self.lumaWeights.red), wg = UInt32(Self.lumaWeights.green), wb = UInt32(Self.lumaWeights.blue)
                 for i in 0..<n {
                     let r = UInt32(src[3 * i]), g = UInt32(src[3 * i + 1]), b = UInt32(src[3 * i + 2])
                     out[i] = UInt8(truncatingIfNeeded: (wr &* r &+ wg &* g &+ wb &* b &+ 32768) >> 16)
@@ -72,8 +74,7 @@ public struct PixelBuffer: Sendable, Equatable {
         let n = pixelCount
         let grey = [UInt8](unsafeUninitializedCapacity: n) { out, initialized in
             pixels.withUnsafeBufferPointer { src in
-                // `grayscale`'s weights.
-                let wr: Int32 = 19595, wg: Int32 = 38470, wb: Int32 = 7471
+                let wr = Int32(Self.lumaWeights.red), wg = Int32(Self.lumaWeights.green), wb = Int32(Self.lumaWeights.blue)
                 for i in 0..<n {
                     let r = Int32(src[3 * i]), g = Int32(src[3 * i + 1]), b = Int32(src[3 * i + 2])
                     let luma = (wr &* r &+ wg &* g &+ wb &* b &+ 32768) >> 16
