@@ -263,6 +263,19 @@ import Testing
         #expect(PageDetector().detect(in: scan) == nil)
     }
 
+    /// A flat scan of a page with a blurred photo printed beside a ruled table: flat scan 4 of
+    /// the figures set drawn with seed 69069 (`scripts/make-photos --conditions figures --seed
+    /// 69069 --page-width 1240`, 1240×1753), box-averaged to the 248×350 working copy. A line
+    /// across the photo's dark lower end, askew, makes an outline of its upper part with the
+    /// white paper, as bright as a light, past three sides and the photo's dark ground past the
+    /// fourth: a page held up before a light, but for the photo's texture, which a page's paper,
+    /// its print wiped out, does not have.
+    @Test("a photo printed on a flat scan, cut across by a line askew, is not taken for a page held up before a light")
+    func figureCutOnFlatScan() throws {
+        let scan = try ImageSource.open(path: Fixtures.testImage("figure-cut-flat-scan.png")).page(0, luminanceOnly: true).image
+        #expect(PageDetector().detect(in: scan) == nil)
+    }
+
     /// A page 10 grey levels brighter than the desk, the light falling off by a tenth across
     /// the frame: its step is 9-10 levels, and the lit desk is brighter than the paper in shade,
     /// so no brightness level parts the page from the desk. Only its faint edges show it.

@@ -18,18 +18,20 @@ extension PageDetector {
     /// of its outline (else the first reading has judged it already), keep clear of the frame
     /// (beyond a side along it too little shows to tell which way it steps), be brighter than
     /// what lies beyond one of its own sides (a door, the room's shade: a figure printed on a
-    /// flat scan's white paper is darker than the paper all round), and carry print, as a page
-    /// does and a pale door or a window pane in its frame does not. The hand holding it may
-    /// cover much of a side: that stretch counts neither for the side nor against it
-    /// (`occludedSteps`); and it may lie over the paper as bright as the wall (`verified`).
+    /// flat scan's white paper is darker than the paper all round), carry print, as a page
+    /// does and a pale door or a window pane in its frame does not, and be smooth paper with
+    /// the print wiped out, where only light varies: a photo printed on a flat scan's page
+    /// keeps its texture there (`wipedEdgeShare`), and a side cut across it, its dark ground
+    /// beyond, makes it pass the rest as a page before the white paper's light. The hand
+    /// holding it may cover much of a side: that stretch counts neither for the side nor
+    /// against it (`occludedSteps`); and it may lie over the paper as bright as the wall
+    /// (`verified`).
     ///
     /// A page held up in shade before a sunlit garden or a white wall is darker than all
-    /// round it. So is a photo printed on a flat scan's white page; but with the print wiped
-    /// out, a page's paper is smooth, where only light varies, and a photo's ground is not
-    /// (`wipedEdgeShare`). And a box shaded grey on a flat scan has the same paper beyond
-    /// each of its sides, where a page held up has a room, lit unevenly: with the print
-    /// wiped out, what lies beyond its sides must differ by a step (`spreadBeyond`). Such an
-    /// outline must carry print on smooth paper.
+    /// round it. So is a photo printed on a flat scan's white page, which its texture tells
+    /// apart. And a box shaded grey on a flat scan has the same paper beyond each of its
+    /// sides, where a page held up has a room, lit unevenly: with the print wiped out, what
+    /// lies beyond its sides must differ by a step (`spreadBeyond`).
     func heldUpReading(from firstField: GradientField, textless firstTextless: GradientField) -> (outline: ScoredQuad, field: GradientField, textless: GradientField)? {
         var field = firstField, textless = firstTextless
         field.light = [UInt8](repeating: 1, count: field.luma.count)
@@ -47,11 +49,12 @@ extension PageDetector {
             let ceiling = min(light, brightest + GradientField.minimumPaperStep)
             let own = field.judged(lightBeyond: light, brighterThanPaper: ceiling)
             let ownTextless = textless.judged(lightBeyond: light, brighterThanPaper: ceiling)
-            // Well backed, clear of the frame, and printed.
+            // Well backed, clear of the frame, printed, and smooth paper with the print wiped out.
             func stands(_ outline: ScoredQuad) -> Bool {
                 outline.confidence >= GradientField.laterPlaceConfidence
                     && !own.ownSideHugsFrame(outline.quad, sides: ranked.candidate.sides)
                     && own.printShare(inside: outline.quad, textless: ownTextless) >= GradientField.printedPage
+                    && ownTextless.wipedEdgeShare(inside: outline.quad) < GradientField.smoothPaper
             }
             // An outline that passes as a page lit on at most three sides cannot be darker than
             // all round it: it is judged so only when refused.
@@ -61,7 +64,6 @@ extension PageDetector {
                     !ranked.candidate.sides[$0].isBorder && own.stepContrast(sides[$0].0, sides[$0].1, paper: false).lit < 0.5
                 }) { return (outline, own, ownTextless) }
             } else if let outline = own.verified(ranked, textless: ownTextless, heldUp: true, darkerAllRound: true), stands(outline),
-                      ownTextless.wipedEdgeShare(inside: outline.quad) < GradientField.smoothPaper,
                       ownTextless.spreadBeyond(outline.quad) >= GradientField.minimumStep {
                 return (outline, own, ownTextless)
             }
