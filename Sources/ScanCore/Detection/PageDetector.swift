@@ -75,8 +75,8 @@ public struct PageDetection: Sendable, Equatable {
 /// light at the level of what lies beyond it, and must carry print (`heldUpReading`).
 ///
 /// Where the grey reading finds neither a page nor the frame, all of this runs once more on
-/// the photo's whiteness (brightness less chroma), for a page that steps from what it lies on
-/// only in colour (`whitenessReading`).
+/// the photo's whiteness (brightness less twice the chroma), for a page that steps from what it
+/// lies on only in colour (`whitenessReading`).
 ///
 /// It returns nil for flat scans (the best outline is the image frame itself) and whenever the
 /// best outline is not convincing: a wrong crop is worse than none.

@@ -69,9 +69,10 @@ extension PageDetector {
         return beyond - within
     }
 
-    /// The share of an image (the working copy, for `whitenessReading`) whose chroma (half of
-    /// brightness `grey` less `whiteness`) is at least a step: more than paper tinted as the
-    /// light is, or JPEG's noise, holds.
+    /// The share of an image (the working copy, for `whitenessReading`) whose chroma is at least
+    /// a step: more than paper tinted as the light is, or JPEG's noise, holds. Brightness `grey`
+    /// less `whiteness` is twice the chroma, or the brightness where whiteness is cut off at
+    /// black (a dark, saturated surface): such a pixel counts only where it is 20 levels bright.
     func colouredShare(grey: PixelBuffer, whiteness: PixelBuffer) -> Double {
         let step = 2 * Int(GradientField.minimumStep)
         let coloured = zip(grey.pixels, whiteness.pixels).reduce(0) { $0 + (Int($1.0) - Int($1.1) >= step ? 1 : 0) }
