@@ -190,56 +190,74 @@ extension GradientField {
         let cornerAfter = polarityAfter.map { polarity in
             steepestDescent(to: farAfter, along: rough, within: turn * c[(k + 1) % 4].distance(to: farAfter), polarity: polarity) { ($0, c[(k + 1) % 4]) }
         } ?? farAfter
-        corners[k] = cornerBefore
-        corners[(k + 1) % 4] = cornerAfter
-        let grown = Quad(topLeft: corners[0], topRight: corners[1], bottomRight: corners[2], bottomLeft: corners[3])
-        guard grown.isConvex, grown.signedArea > 0, inBounds(grown), grown.area <= 1.02 * Double(width * height) else { return nil }
-        // Every edge of the part in shade steps down into it all along, and is backed by edges
-        // that do; where the part may be lighter than the desk, each half of an edge steps one
-        // way or the other, as the desk's light falls along it.
-        let shaded = [(c[k], cornerBefore), (cornerBefore, cornerAfter), (cornerAfter, c[(k + 1) % 4])]
-        func counts(_ pieces: [(Point, Point)], least: Float) -> (hits: Int, steps: Int)? {
-            var counts = (hits: 0, steps: 0)
-            for (from, to) in pieces {
-                let contrast = stepContrast(from, to, paper: false)
-                guard let polarity = polarity(contrast.mean, least: least), polarity * contrast.median >= least else { return nil }
-                let count = edgeCount(from, to, polarity: Double(polarity), threshold: Self.shadeEdgeFloor)
-                counts = (counts.hits + count.hits, counts.steps + count.steps)
+        // The whole sheet with the part in shade's far corners at these, the sides in `levelSides`
+        // showing no step.
+        func outline(_ cornerBefore: Point, _ cornerAfter: Point, levelSides: [Int]) -> ScoredQuad? {
+            var corners = c
+            corners[k] = cornerBefore
+            corners[(k + 1) % 4] = cornerAfter
+            let grown = Quad(topLeft: corners[0], topRight: corners[1], bottomRight: corners[2], bottomLeft: corners[3])
+            guard grown.isConvex, grown.signedArea > 0, inBounds(grown), grown.area <= 1.02 * Double(width * height) else { return nil }
+            // Every edge of the part in shade steps down into it all along, and is backed by edges
+            // that do; where the part may be lighter than the desk, each half of an edge steps one
+            // way or the other, as the desk's light falls along it.
+            let shaded = [(c[k], cornerBefore), (cornerBefore, cornerAfter), (cornerAfter, c[(k + 1) % 4])]
+            func counts(_ pieces: [(Point, Point)], least: Float) -> (hits: Int, steps: Int)? {
+                var counts = (hits: 0, steps: 0)
+                for (from, to) in pieces {
+                    let contrast = stepContrast(from, to, paper: false)
+                    guard let polarity = polarity(contrast.mean, least: least), polarity * contrast.median >= least else { return nil }
+                    let count = edgeCount(from, to, polarity: Double(polarity), threshold: Self.shadeEdgeFloor)
+                    counts = (counts.hits + count.hits, counts.steps + count.steps)
+                }
+                return counts
             }
-            return counts
-        }
-        var shadeCounts: [(hits: Int, steps: Int)] = []
-        for (i, (a, b)) in shaded.enumerated() {
-            // A side with no step backs none of the outline.
-            if levelSides.contains(i) {
-                shadeCounts.append((0, Int(a.distance(to: b))))
-                continue
+            var shadeCounts: [(hits: Int, steps: Int)] = []
+            for (i, (a, b)) in shaded.enumerated() {
+                // A side with no step backs none of the outline.
+                if levelSides.contains(i) {
+                    shadeCounts.append((0, Int(a.distance(to: b))))
+                    continue
+                }
+                let middle = (a + b) * 0.5
+                // The far edge is held to the step its rows were read to end at.
+                let least = i == 1 ? Self.minimumFarStep : Self.minimumShadeStep
+                guard let edge = counts([(a, b)], least: least) ?? (eitherWay ? counts([(a, middle), (middle, b)], least: least) : nil) else { return nil }
+                shadeCounts.append(edge)
             }
-            let middle = (a + b) * 0.5
-            // The far edge is held to the step its rows were read to end at.
-            let least = i == 1 ? Self.minimumFarStep : Self.minimumShadeStep
-            guard let edge = counts([(a, b)], least: least) ?? (eitherWay ? counts([(a, middle), (middle, b)], least: least) : nil) else { return nil }
-            shadeCounts.append(edge)
+            // The outline's backing: the part in light's own sides, rising inwards, with the part in
+            // shade's, falling; the two sides through the crease count both their parts.
+            func litCount(_ a: Point, _ b: Point) -> (hits: Int, steps: Int) {
+                let step = stepContrast(a, b, paper: false).mean
+                let count = edgeCount(a, b, polarity: 1, threshold: Self.edgeThreshold(forStep: abs(step), threshold))
+                return (count.hits, count.steps)
+            }
+            func share(_ parts: (hits: Int, steps: Int)...) -> Double {
+                Double(parts.map(\.hits).reduce(0, +)) / Double(max(parts.map(\.steps).reduce(0, +), 1))
+            }
+            let litBefore = litCount(c[(k + 3) % 4], c[k]), litAfter = litCount(c[(k + 1) % 4], c[(k + 2) % 4])
+            // The part in light may lean on the frame there, which counts as it does in the search.
+            let (oppositeStart, oppositeEnd) = (c[(k + 2) % 4], c[(k + 3) % 4])
+            let opposite = liesOnFrame(oppositeStart, oppositeEnd) ? Self.borderSupport : share(litCount(oppositeStart, oppositeEnd))
+            let supports = [share(litBefore, shadeCounts[0]), share(shadeCounts[1]), share(shadeCounts[2], litAfter), opposite]
+            // A side with no step is explained only where every other side stands on its own.
+            if !levelSides.isEmpty, supports.indices.contains(where: { !levelSides.contains($0) && supports[$0] < Self.levelSideBacking }) { return nil }
+            let confidence = Self.confidence(supports)
+            return ScoredQuad(quad: grown, confidence: confidence, isFrame: false, backing: confidence)
         }
-        // The outline's backing: the part in light's own sides, rising inwards, with the part in
-        // shade's, falling; the two sides through the crease count both their parts.
-        func litCount(_ a: Point, _ b: Point) -> (hits: Int, steps: Int) {
-            let step = stepContrast(a, b, paper: false).mean
-            let count = edgeCount(a, b, polarity: 1, threshold: Self.edgeThreshold(forStep: abs(step), threshold))
-            return (count.hits, count.steps)
+        if let whole = outline(cornerBefore, cornerAfter, levelSides: levelSides) { return whole }
+        // A side that steps beside the crease may show no step further on, where the desk's
+        // light falls to the band's level along it: read over its whole length, it is level,
+        // and keeps its line.
+        guard levelSide, levelSides.isEmpty else { return nil }
+        if abs(stepContrast(c[k], farBefore, paper: false).mean) < Self.minimumShadeStep,
+           let whole = outline(farBefore, cornerAfter, levelSides: [0]) {
+            return whole
         }
-        func share(_ parts: (hits: Int, steps: Int)...) -> Double {
-            Double(parts.map(\.hits).reduce(0, +)) / Double(max(parts.map(\.steps).reduce(0, +), 1))
+        if abs(stepContrast(farAfter, c[(k + 1) % 4], paper: false).mean) < Self.minimumShadeStep {
+            return outline(cornerBefore, farAfter, levelSides: [2])
         }
-        let litBefore = litCount(c[(k + 3) % 4], c[k]), litAfter = litCount(c[(k + 1) % 4], c[(k + 2) % 4])
-        // The part in light may lean on the frame there, which counts as it does in the search.
-        let (oppositeStart, oppositeEnd) = (c[(k + 2) % 4], c[(k + 3) % 4])
-        let opposite = liesOnFrame(oppositeStart, oppositeEnd) ? Self.borderSupport : share(litCount(oppositeStart, oppositeEnd))
-        let supports = [share(litBefore, shadeCounts[0]), share(shadeCounts[1]), share(shadeCounts[2], litAfter), opposite]
-        // A side with no step is explained only where every other side stands on its own.
-        if !levelSides.isEmpty, supports.indices.contains(where: { !levelSides.contains($0) && supports[$0] < Self.levelSideBacking }) { return nil }
-        let confidence = Self.confidence(supports)
-        return ScoredQuad(quad: grown, confidence: confidence, isFrame: false, backing: confidence)
+        return nil
     }
 
     /// A place on a band's far edge, read in one part of a row, and the level's change there.
