@@ -158,15 +158,30 @@ extension GradientField {
     /// A page folded with the part beyond the crease in shade, darker than the desk
     /// (`extendedOverShade`) or as dark with its print showing (`extendedOverPrint`), where its
     /// part in light alone is smaller than a page must be: the search is run again for outlines
-    /// down to `smallestLitShare` of that size.
+    /// down to `smallestLitShare` of that size. Under light falling off across the desk, the
+    /// part in light, dense with print, may step up from the desk beside it and yet be no
+    /// brighter than the desk round it on the whole: it is taken so (`levelPaper`) only where it
+    /// carries print and a part in shade darker than the desk all round goes on past its crease.
     func foldedInShade(minimumAreaFraction: Double, minimumConfidence: Double, extraLines: [Line], textless: GradientField) -> ScoredQuad? {
-        guard let part = bestQuad(minimumAreaFraction: minimumAreaFraction * Self.smallestLitShare, minimumConfidence: minimumConfidence,
-                                  extraLines: extraLines, textless: textless),
-              !part.isFrame, part.confidence >= minimumConfidence,
-              let whole = extendedOverShade(part, minimumConfidence: minimumConfidence, eitherWay: true, levelSide: true, textless: textless)
-                ?? extendedOverPrint(part, textless: textless),
-              whole.quad.area >= minimumAreaFraction * Double(width * height) else { return nil }
-        return whole
+        let ranked = rankedQuads(minimumAreaFraction: minimumAreaFraction * Self.smallestLitShare, extraLines: extraLines, textless: textless)
+        let least = minimumAreaFraction * Double(width * height)
+        if let part = answer(among: ranked, minimumConfidence: minimumConfidence, textless: textless),
+           !part.isFrame, part.confidence >= minimumConfidence,
+           let whole = extendedOverShade(part, minimumConfidence: minimumConfidence, eitherWay: true, levelSide: true, textless: textless)
+            ?? extendedOverPrint(part, textless: textless),
+           whole.quad.area >= least {
+            return whole
+        }
+        // The first places alone: past them `answer` asks more backing of an outline, and these
+        // have already been let off a check.
+        for candidate in ranked.prefix(Self.firstPlaces) {
+            guard let part = verified(candidate, textless: textless, levelPaper: true), !part.isFrame, part.confidence >= minimumConfidence,
+                  printShare(inside: part.quad, textless: textless) >= Self.printedPage,
+                  let whole = extendedOverShade(part, minimumConfidence: minimumConfidence, textless: textless),
+                  whole.quad.area >= least else { continue }
+            return whole
+        }
+        return nil
     }
 
     /// The better of the edge outline and the best verified region (neither the frame):

@@ -164,8 +164,9 @@ extension GradientField {
 
     /// `ranked`, checked for paper and refined (`verified`); an outline with a bled side is
     /// kept only where its refined outline still has a side clearly darker inside.
-    func verified(_ ranked: RankedCandidate, textless: GradientField?, heldUp: Bool = false, darkerAllRound: Bool = false) -> ScoredQuad? {
-        guard let outline = verified(ranked.candidate, textless: textless, heldUp: heldUp, darkerAllRound: darkerAllRound) else { return nil }
+    func verified(_ ranked: RankedCandidate, textless: GradientField?, heldUp: Bool = false, darkerAllRound: Bool = false,
+                  levelPaper: Bool = false) -> ScoredQuad? {
+        guard let outline = verified(ranked.candidate, textless: textless, heldUp: heldUp, darkerAllRound: darkerAllRound, levelPaper: levelPaper) else { return nil }
         guard ranked.bled else { return outline }
         return sidesOf(outline.quad).contains { stepContrast($0.0, $0.1, paper: false).mean <= -Self.minimumStep } ? outline : nil
     }

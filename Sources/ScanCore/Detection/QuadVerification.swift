@@ -10,8 +10,11 @@ extension GradientField {
     /// lie over its paper as bright as the wall. `darkerAllRound` judges it as a page held up
     /// darker than everything round it: every side must step up into what lies beyond, its
     /// paper too, and the checks that read paper brighter than its surround give way to the
-    /// caller's (`heldUpReading`).
-    func verified(_ candidate: Candidate, textless: GradientField? = nil, heldUp: Bool = false, darkerAllRound: Bool = false) -> ScoredQuad? {
+    /// caller's (`heldUpReading`). `levelPaper` skips the check that its inside is brighter than
+    /// the ring round it, for the part in light of a folded page under light falling off
+    /// across the desk (`foldedInShade`, which asks for more).
+    func verified(_ candidate: Candidate, textless: GradientField? = nil, heldUp: Bool = false, darkerAllRound: Bool = false,
+                  levelPaper: Bool = false) -> ScoredQuad? {
         let isFrame = candidate.sides.allSatisfy(\.isBorder)
         if isFrame { return ScoredQuad(quad: candidate.quad, confidence: 1, isFrame: true) }
         let refined = refine(candidate.quad, sides: candidate.sides, polarity: 1)
@@ -163,7 +166,7 @@ extension GradientField {
         }
         // (Against a light, the ring left is too little of what the page lies on to tell a
         // figure printed on it by: the dark ground of a slide on a white flat scan.)
-        if let levels, !(levels.showsPaper || (!againstLight && levels.showsFigure)), !clearAllRound, !darkerAllRound { return nil }
+        if let levels, !(levels.showsPaper || (!againstLight && levels.showsFigure)), !clearAllRound, !darkerAllRound, !levelPaper { return nil }
         // A small outline square to the frame may be a printed box: judged below, by its sides'
         // backing too.
         let squareBox = Self.axisAlignedSides(candidate.quad, toleranceDegrees: Self.squareTolerance) >= 3
