@@ -868,6 +868,22 @@ import Testing
         #expect(error < 3, "corner error \(error) px: \(detection.quad)")
     }
 
+    /// The search drops a quad once even its sides still to be measured, fully backed, could not
+    /// lift it into the ranking; the ranking must be the one measuring every side gives.
+    @Test("the quad search's ranking is the same as measuring every side of every quad",
+          arguments: [SyntheticPhoto.Background.light, .dark, .textured, .cluttered, .pale])
+    func rankingWithoutPruning(_ background: SyntheticPhoto.Background) throws {
+        let photo = try SyntheticPhoto.make(page: Self.page, corners: Self.corners, width: 800, height: 800, background: background)
+        let (field, textless) = Self.workingViews(photo.grayscale())
+        let lines = textless.outlineLines()
+        let pruned = field.rankedQuads(minimumAreaFraction: 0.12, extraLines: lines, textless: textless)
+        let exhaustive = field.rankedQuads(minimumAreaFraction: 0.12, extraLines: lines, textless: textless, exhaustive: true)
+        #expect(!pruned.isEmpty)
+        #expect(pruned.map(\.candidate.quad) == exhaustive.map(\.candidate.quad), "\(background)")
+        #expect(pruned.map(\.candidate.score) == exhaustive.map(\.candidate.score), "\(background)")
+        #expect(pruned.map(\.place) == exhaustive.map(\.place) && pruned.map(\.bled) == exhaustive.map(\.bled), "\(background)")
+    }
+
     /// A page folded 40 % down on a light grey desk, its lower part turned from the light and
     /// darker than the desk all round: photo 10 of a folded set made for this check
     /// (`scripts/make-photos --conditions folded --seed 70070`, 1920×1080), box-averaged to the

@@ -20,9 +20,10 @@ extension GradientField {
                minimumConfidence: minimumConfidence, textless: textless)
     }
 
-    /// The outlines `bestQuad` chooses among, best-scored first.
+    /// The outlines `bestQuad` chooses among, best-scored first. `exhaustive` measures every
+    /// side of every quad, where the search drops a quad once it cannot win (the same ranking).
     func rankedQuads(minimumAreaFraction: Double, extraLines: [Line] = [], textless: GradientField? = nil,
-                     within outer: Quad? = nil) -> [RankedCandidate] {
+                     within outer: Quad? = nil, exhaustive: Bool = false) -> [RankedCandidate] {
         let lines = houghLines(maxLines: 64)
         let w = Double(width), h = Double(height)
         // A page turned near 45° can have a pair of opposite sides on either side of the
@@ -104,30 +105,54 @@ extension GradientField {
                         // even with its remaining sides fully backed is dropped before they are
                         // measured. The ranking is the same as measuring every side.
                         let bar = ranked.count == Self.rankedCandidates ? ranked[ranked.count - 1].score * perimeter - 1e-9 : -Double.infinity
+                        let dropBelow = exhaustive ? -Double.infinity : bar
                         var bound = lengths[0] + lengths[1] + lengths[2] + lengths[3]
-                        guard bound > bar else { continue }
+                        guard bound > dropBelow else { continue }
                         // A page is paper along most of its outline, but one side may run along
                         // a photo bled off it, darker inside than out. Such a side counts only
                         // for the outline's place among `bled`, a ranking of its own, so its
                         // near-copies (one with each line beside it) cannot push the page out
                         // where that side is shade on it. A dark figure's own outline is darker
                         // inside all round: a second such side counts for nothing.
-                        var supports = SIMD4<Double>(repeating: 0)
-                        var beaten = false
-                        var bledSide: (index: Int, support: Double)?
-                        for k in 0..<4 {
-                            let signed = switch k {
-                            case 0: side(horizontal[top], tl, tr, &horizontalSides, ((top * nv + c) * nv + d) * 2)
-                            case 1: side(vertical[right], tr, br, &verticalSides, ((right * nh + a) * nh + b) * 2)
-                            case 2: side(horizontal[bottom], br, bl, &horizontalSides, ((bottom * nv + c) * nv + d) * 2 + 1)
-                            default: side(vertical[left], bl, tl, &verticalSides, ((left * nh + a) * nh + b) * 2 + 1)
+                        let keys = SIMD4(((top * nv + c) * nv + d) * 2, ((right * nh + a) * nh + b) * 2,
+                                         ((bottom * nv + c) * nv + d) * 2 + 1, ((left * nh + a) * nh + b) * 2 + 1)
+                        let lines = (horizontal[top], vertical[right], horizontal[bottom], vertical[left])
+                        func measured(_ k: Int) -> Bool {
+                            switch k {
+                            case 0: lines.0.isBorder || !horizontalSides[keys[0]].isNaN
+                            case 1: lines.1.isBorder || !verticalSides[keys[1]].isNaN
+                            case 2: lines.2.isBorder || !horizontalSides[keys[2]].isNaN
+                            default: lines.3.isBorder || !verticalSides[keys[3]].isNaN
                             }
-                            if signed < 0, bledSide == nil { bledSide = (k, -signed) }
-                            supports[k] = max(signed, 0)
-                            bound -= 2 * (1 - supports[k]) * lengths[k]
-                            if bound + (bledSide.map { 2 * $0.support * lengths[$0.index] } ?? 0) <= bar { beaten = true; break }
+                        }
+                        var supports = SIMD4<Double>(repeating: 0)
+                        // Each side's support where it is darker inside; the most one of them can
+                        // add back to the bled ranking's score.
+                        var darker = SIMD4<Double>(repeating: 0)
+                        var addBack = 0.0
+                        var beaten = false
+                        // Sides already measured go first: they lower the bound at no cost, so a quad
+                        // that cannot win is dropped before its other sides are measured. (The
+                        // bound holds in any order, so the ranking is the same.)
+                        sides: for pass in 0..<2 {
+                            for k in 0..<4 where measured(k) == (pass == 0) {
+                                let signed = switch k {
+                                case 0: side(lines.0, tl, tr, &horizontalSides, keys[0])
+                                case 1: side(lines.1, tr, br, &verticalSides, keys[1])
+                                case 2: side(lines.2, br, bl, &horizontalSides, keys[2])
+                                default: side(lines.3, bl, tl, &verticalSides, keys[3])
+                                }
+                                if signed < 0 {
+                                    darker[k] = -signed
+                                    addBack = max(addBack, 2 * darker[k] * lengths[k])
+                                }
+                                supports[k] = max(signed, 0)
+                                bound -= 2 * (1 - supports[k]) * lengths[k]
+                                if bound + addBack <= dropBelow { beaten = true; break sides }
+                            }
                         }
                         if beaten { continue }
+                        let bledSide = (0..<4).first { darker[$0] > 0 }.map { (index: $0, support: darker[$0]) }
                         let sides = [horizontal[top], vertical[right], horizontal[bottom], vertical[left]]
                         let score = Self.score(supports: supports, lengths: lengths, perimeter: perimeter)
                         if ranked.count < Self.rankedCandidates || score > ranked[ranked.count - 1].score {
