@@ -108,23 +108,25 @@ extension GradientField {
                         let dropBelow = exhaustive ? -Double.infinity : bar
                         var bound = lengths[0] + lengths[1] + lengths[2] + lengths[3]
                         guard bound > dropBelow else { continue }
+                        // Each side's line and cache key, and whether it costs nothing to read:
+                        // along the frame, or already measured for another quad.
+                        let keys = SIMD4(((top * nv + c) * nv + d) * 2, ((right * nh + a) * nh + b) * 2,
+                                         ((bottom * nv + c) * nv + d) * 2 + 1, ((left * nh + a) * nh + b) * 2 + 1)
+                        let quadLines = (horizontal[top], vertical[right], horizontal[bottom], vertical[left])
+                        func measured(_ k: Int) -> Bool {
+                            switch k {
+                            case 0: quadLines.0.isBorder || !horizontalSides[keys[0]].isNaN
+                            case 1: quadLines.1.isBorder || !verticalSides[keys[1]].isNaN
+                            case 2: quadLines.2.isBorder || !horizontalSides[keys[2]].isNaN
+                            default: quadLines.3.isBorder || !verticalSides[keys[3]].isNaN
+                            }
+                        }
                         // A page is paper along most of its outline, but one side may run along
                         // a photo bled off it, darker inside than out. Such a side counts only
                         // for the outline's place among `bled`, a ranking of its own, so its
                         // near-copies (one with each line beside it) cannot push the page out
                         // where that side is shade on it. A dark figure's own outline is darker
                         // inside all round: a second such side counts for nothing.
-                        let keys = SIMD4(((top * nv + c) * nv + d) * 2, ((right * nh + a) * nh + b) * 2,
-                                         ((bottom * nv + c) * nv + d) * 2 + 1, ((left * nh + a) * nh + b) * 2 + 1)
-                        let lines = (horizontal[top], vertical[right], horizontal[bottom], vertical[left])
-                        func measured(_ k: Int) -> Bool {
-                            switch k {
-                            case 0: lines.0.isBorder || !horizontalSides[keys[0]].isNaN
-                            case 1: lines.1.isBorder || !verticalSides[keys[1]].isNaN
-                            case 2: lines.2.isBorder || !horizontalSides[keys[2]].isNaN
-                            default: lines.3.isBorder || !verticalSides[keys[3]].isNaN
-                            }
-                        }
                         var supports = SIMD4<Double>(repeating: 0)
                         // Each side's support where it is darker inside; the most one of them can
                         // add back to the bled ranking's score.
@@ -137,10 +139,10 @@ extension GradientField {
                         sides: for pass in 0..<2 {
                             for k in 0..<4 where measured(k) == (pass == 0) {
                                 let signed = switch k {
-                                case 0: side(lines.0, tl, tr, &horizontalSides, keys[0])
-                                case 1: side(lines.1, tr, br, &verticalSides, keys[1])
-                                case 2: side(lines.2, br, bl, &horizontalSides, keys[2])
-                                default: side(lines.3, bl, tl, &verticalSides, keys[3])
+                                case 0: side(quadLines.0, tl, tr, &horizontalSides, keys[0])
+                                case 1: side(quadLines.1, tr, br, &verticalSides, keys[1])
+                                case 2: side(quadLines.2, br, bl, &horizontalSides, keys[2])
+                                default: side(quadLines.3, bl, tl, &verticalSides, keys[3])
                                 }
                                 if signed < 0 {
                                     darker[k] = -signed
@@ -153,7 +155,7 @@ extension GradientField {
                         }
                         if beaten { continue }
                         let bledSide = (0..<4).first { darker[$0] > 0 }.map { (index: $0, support: darker[$0]) }
-                        let sides = [horizontal[top], vertical[right], horizontal[bottom], vertical[left]]
+                        let sides = [quadLines.0, quadLines.1, quadLines.2, quadLines.3]
                         let score = Self.score(supports: supports, lengths: lengths, perimeter: perimeter)
                         if ranked.count < Self.rankedCandidates || score > ranked[ranked.count - 1].score {
                             Self.rank(Candidate(score: score, quad: quad, sides: sides), into: &ranked, keeping: Self.rankedCandidates)
