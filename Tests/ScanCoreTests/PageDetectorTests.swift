@@ -178,7 +178,7 @@ import Testing
     /// be returned.
     @Test("an outline taking in a page held up and a framed pane beside it is not returned")
     func heldBesideFramedPane() throws {
-        let photo = try ImageSource.open(path: Fixtures.testImage("held-beside-framed-pane.png")).page(0, luminanceOnly: true).image
+        let photo = try Self.fixture("held-beside-framed-pane.png")
         let page = Quad(topLeft: Point(189.4, 17.6), topRight: Point(239.6, 15.8), bottomRight: Point(261.7, 163.3), bottomLeft: Point(156.7, 163.8))
         if let detection = PageDetector().detect(in: photo) {
             #expect(detection.quad.intersectionOverUnion(page) > 0.9, "\(detection.quad.corners)")
@@ -259,7 +259,7 @@ import Testing
     /// beside it, where the photo is darker than the paper all round.
     @Test("a photo bled off a flat scan's edge is not taken for a page held up before a wall")
     func figureBledOffFlatScan() throws {
-        let scan = try ImageSource.open(path: Fixtures.testImage("figure-bled-off-flat-scan.png")).page(0, luminanceOnly: true).image
+        let scan = try Self.fixture("figure-bled-off-flat-scan.png")
         #expect(PageDetector().detect(in: scan) == nil)
     }
 
@@ -272,7 +272,7 @@ import Testing
     /// its print wiped out, does not have.
     @Test("a photo printed on a flat scan, cut across by a line askew, is not taken for a page held up before a light")
     func figureCutOnFlatScan() throws {
-        let scan = try ImageSource.open(path: Fixtures.testImage("figure-cut-flat-scan.png")).page(0, luminanceOnly: true).image
+        let scan = try Self.fixture("figure-cut-flat-scan.png")
         #expect(PageDetector().detect(in: scan) == nil)
     }
 
@@ -756,6 +756,11 @@ import Testing
         GradientField.views(of: photo.downsampled(by: 2), closingRadius: Int((GradientField.closingShare * 400).rounded()))
     }
 
+    /// A test image from `Tests/Fixtures`, decoded to grey as the detector reads a photo.
+    static func fixture(_ name: String) throws -> PixelBuffer {
+        try ImageSource.open(path: Fixtures.testImage(name)).page(0, luminanceOnly: true).image
+    }
+
     /// `quad` in the half-size working copy's pixels.
     static func halved(_ quad: Quad) -> Quad {
         Quad(topLeft: quad.topLeft * 0.5, topRight: quad.topRight * 0.5, bottomRight: quad.bottomRight * 0.5, bottomLeft: quad.bottomLeft * 0.5)
@@ -861,7 +866,7 @@ import Testing
     /// for the part in light alone, which grows it over its shade.
     @Test("a folded page is found where the first search finds only an outline too poorly backed to keep")
     func foldedPastWeakOutline() throws {
-        let photo = try ImageSource.open(path: Fixtures.testImage("folded-on-pale-desk.png")).page(0, luminanceOnly: true).image
+        let photo = try Self.fixture("folded-on-pale-desk.png")
         let page = Quad(topLeft: Point(133.7, 16.5), topRight: Point(232.3, 7.0), bottomRight: Point(264.3, 174.2), bottomLeft: Point(139.1, 185.1))
         let detection = try #require(PageDetector().detect(in: photo))
         let error = SyntheticPhoto.cornerError(detection.quad, page)
@@ -893,7 +898,7 @@ import Testing
     /// the part in light grows over the part in shade.
     @Test("a folded page whose part in light is no brighter than the desk round it is found whole by its part in shade")
     func foldedLightAtDeskLevel() throws {
-        let photo = try ImageSource.open(path: Fixtures.testImage("folded-light-at-desk-level.png")).page(0, luminanceOnly: true).image
+        let photo = try Self.fixture("folded-light-at-desk-level.png")
         let page = Quad(topLeft: Point(101.5, 55.1), topRight: Point(195.9, 35.1), bottomRight: Point(235.4, 188.0), bottomLeft: Point(129.5, 208.8))
         let detection = try #require(PageDetector().detect(in: photo))
         let error = SyntheticPhoto.cornerError(detection.quad, page)
