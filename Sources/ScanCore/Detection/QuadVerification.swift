@@ -576,9 +576,11 @@ extension GradientField {
         let mean = sum / count, lit = Float(litSamples) / Float(samples)
         let median = steps.selectKth(steps.count / 2) ?? 0
         guard paper, !inside.isEmpty || !brighterBeyond.inside.isEmpty else { return (mean, 0, lit, 0, median, 0) }
+        // The 90th percentiles, selected in place: the search reads thousands of sides.
         func step(_ inside: [Float], _ outside: [Float]) -> Float {
+            var inside = inside, outside = outside
             let p90 = min(inside.count - 1, inside.count * 9 / 10)
-            return inside.sorted()[p90] - outside.sorted()[p90]
+            return (inside.selectKth(p90) ?? 0) - (outside.selectKth(p90) ?? 0)
         }
         let total = inside.count + brighterBeyond.inside.count
         let unexcused = step(inside + brighterBeyond.inside, outside + brighterBeyond.outside)
