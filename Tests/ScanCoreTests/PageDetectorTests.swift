@@ -905,6 +905,24 @@ import Testing
         #expect(error < 3, "corner error \(error) px: \(detection.quad)")
     }
 
+    /// A page held up before a pale wall, grey in shade, the arm holding it reaching across its
+    /// lower part: photo 56 of a held set made for this check (`scripts/make-photos --conditions
+    /// held --seed 71072`, 1920×1080), box-averaged to the 384×216 working copy. The first
+    /// reading outlines a stretch of wall through the arm, with nothing printed in it; read again
+    /// as a page held up, the printed page is found, and a blank outline gives way to it.
+    @Test("a blank outline gives way to a printed page found on a second look")
+    func blankOutlineGivesWayToPrintedPage() throws {
+        let photo = try Self.fixture("held-beside-blank-pane.png")
+        let page = Quad(topLeft: Point(217.3, 8.3), topRight: Point(277.7, 27.5), bottomRight: Point(267.9, 178.5), bottomLeft: Point(159.6, 156.0))
+        let radius = Int((GradientField.closingShare * 384).rounded())
+        let (field, textless) = GradientField.views(of: photo, closingRadius: radius)
+        let first = try #require(field.pageOutline(minimumAreaFraction: 0.12, minimumConfidence: 0.55, textless: textless))
+        #expect(field.printShare(inside: first.quad, textless: textless) < GradientField.leastPrint, "\(first.quad)")
+        let detection = try #require(PageDetector().detect(in: photo))
+        let error = SyntheticPhoto.cornerError(detection.quad, page)
+        #expect(error < 5, "corner error \(error) px: \(detection.quad)")
+    }
+
     /// The light across the desk rises from 150 at the frame's left to 250 at its right; the part
     /// of the page turned from the light (198) is lighter than the desk beside its left side and
     /// darker than it beside its right, and as light as the desk under the middle of its far edge.

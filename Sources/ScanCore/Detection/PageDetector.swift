@@ -72,7 +72,9 @@ public struct PageDetection: Sendable, Equatable {
 /// its desk in dim light, may then pass; so found, it must be well backed. Where none is found
 /// still, steps 3 and 4 run once more for a page held up before a wall far brighter than its
 /// paper, which no gain brings to a light's level: there each outline is judged against a
-/// light at the level of what lies beyond it, and must carry print (`heldUpReading`).
+/// light at the level of what lies beyond it, and must carry print (`heldUpReading`). An
+/// outline found with nothing printed in it (a stretch of wall, a window pane) gives way to a
+/// printed page found so.
 ///
 /// Where the grey reading finds neither a page nor the frame, all of this runs once more on
 /// the photo's whiteness (brightness less twice the chroma), for a page that steps from what it
@@ -146,9 +148,19 @@ public struct PageDetector: Sendable {
         // (a flat scan's frame is an answer), the photo is read again as if exposed brighter:
         // the steps grow with the gain, and a wall brighter than the page reaches the light's
         // level. A page found only so must be well backed.
-        if found.map({ !$0.outline.isFrame && $0.outline.confidence < minimumConfidence }) ?? true {
-            found = Self.exposureGains.lazy.compactMap { brighterReading(of: small, gain: $0, closingRadius: radius) }.first
+        func secondLook() -> (outline: ScoredQuad, field: GradientField, textless: GradientField)? {
+            Self.exposureGains.lazy.compactMap { brighterReading(of: small, gain: $0, closingRadius: radius) }.first
                 ?? heldUpReading(from: field, textless: textless)
+        }
+        if found.map({ !$0.outline.isFrame && $0.outline.confidence < minimumConfidence }) ?? true {
+            found = secondLook()
+        } else if let blank = found, !blank.outline.isFrame,
+                  field.printShare(inside: blank.outline.quad, textless: textless) < GradientField.leastPrint,
+                  let printed = secondLook(),
+                  printed.field.printShare(inside: printed.outline.quad, textless: printed.textless) >= GradientField.printedPage {
+            // An outline with nothing printed in it (a stretch of wall, a window pane, a blank
+            // sheet) gives way to a printed page found on a second look.
+            found = printed
         }
         guard let (best, field, textless) = found else { return .nothing }
         if best.isFrame { return .frame }
