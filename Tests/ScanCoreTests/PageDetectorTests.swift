@@ -912,13 +912,16 @@ import Testing
     /// as a page held up, the printed page is found, and a blank outline gives way to it.
     @Test("a blank outline gives way to a printed page found on a second look")
     func blankOutlineGivesWayToPrintedPage() throws {
-        let photo = try Self.fixture("held-beside-blank-pane.png")
+        let photo = try Self.fixture("held-before-pale-wall.png")
         let page = Quad(topLeft: Point(217.3, 8.3), topRight: Point(277.7, 27.5), bottomRight: Point(267.9, 178.5), bottomLeft: Point(159.6, 156.0))
-        let radius = Int((GradientField.closingShare * 384).rounded())
+        // The first reading, as `PageDetector` makes it.
+        let detector = PageDetector()
+        let radius = Int((GradientField.closingShare * Double(max(photo.width, photo.height))).rounded())
         let (field, textless) = GradientField.views(of: photo, closingRadius: radius)
-        let first = try #require(field.pageOutline(minimumAreaFraction: 0.12, minimumConfidence: 0.55, textless: textless))
+        let first = try #require(field.pageOutline(minimumAreaFraction: detector.minimumAreaFraction, minimumConfidence: detector.minimumConfidence,
+                                                   textless: textless))
         #expect(field.printShare(inside: first.quad, textless: textless) < GradientField.leastPrint, "\(first.quad)")
-        let detection = try #require(PageDetector().detect(in: photo))
+        let detection = try #require(detector.detect(in: photo))
         let error = SyntheticPhoto.cornerError(detection.quad, page)
         #expect(error < 5, "corner error \(error) px: \(detection.quad)")
     }
