@@ -8,8 +8,15 @@ import sys
 
 try:
     from PIL import Image, ImageDraw, ImageFilter, ImageFont
-except ImportError:  # pragma: no cover - setup hint
-    sys.exit("scantext scripts need Pillow: python3 -m pip install pillow")
+    import numpy  # noqa: F401  (make-photos draws with it)
+except ImportError:
+    # The generators install what they draw with, as scripts/eval installs OpenCV: a fresh
+    # machine runs them with no setup step of its own.
+    print("scantext scripts: installing Pillow and numpy (python3 -m pip install pillow numpy)", file=sys.stderr)
+    import subprocess
+    if subprocess.run([sys.executable, "-m", "pip", "install", "-q", "pillow", "numpy"], stdout=subprocess.DEVNULL).returncode:
+        sys.exit("scantext scripts need Pillow and numpy, and pip could not install them: python3 -m pip install pillow numpy")
+    from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 FONT_DIR = "/usr/share/fonts/truetype/dejavu/"
 
