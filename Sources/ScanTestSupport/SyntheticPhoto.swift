@@ -72,12 +72,15 @@ public enum SyntheticPhoto {
         return page
     }
 
-    /// Projects `page` into a `width`×`height` photo with its corners at `corners`.
+    /// Projects `page`, grey or colour, into a `width`×`height` photo with its corners at `corners`.
     public static func make(
         page: PixelBuffer, corners: Quad, width: Int, height: Int, background: Background, seed: UInt64 = 7,
         shading: Double = 0.3, noise: Double = 6
     ) throws -> PixelBuffer {
         let pageGrey = page.grayscale()
+        let pageChannels = page.format == .rgb ? try (0..<3).map { c in
+            try PixelBuffer(width: page.width, height: page.height, format: .gray, pixels: (0..<page.pixelCount).map { page.pixels[3 * $0 + c] })
+        } : nil
         let toPage = try Homography(mapping: corners.corners, to: Quad(width: page.width, height: page.height).corners)
         var rng = Random(seed: seed)
         var out = [UInt8](repeating: 0, count: width * height * 3)
@@ -112,8 +115,14 @@ public enum SyntheticPhoto {
                 var emitsLight = false
                 let p = toPage.apply(Point(Double(x) + 0.5, Double(y) + 0.5)) ?? Point(-1, -1)
                 if p.x >= 0, p.y >= 0, p.x < Double(page.width), p.y < Double(page.height) {
-                    let v = Self.sample(pageGrey, p.x - 0.5, p.y - 0.5)
-                    (r, g, b) = (v, v * 0.99, v * 0.96)
+                    if let channels = pageChannels {
+                        // A colour page keeps its colours, tinted as white paper is.
+                        (r, g, b) = (Self.sample(channels[0], p.x - 0.5, p.y - 0.5), Self.sample(channels[1], p.x - 0.5, p.y - 0.5) * 0.99,
+                                     Self.sample(channels[2], p.x - 0.5, p.y - 0.5) * 0.96)
+                    } else {
+                        let v = Self.sample(pageGrey, p.x - 0.5, p.y - 0.5)
+                        (r, g, b) = (v, v * 0.99, v * 0.96)
+                    }
                 } else {
                     switch background {
                     case .dark:

@@ -1539,6 +1539,60 @@ import Testing
         #expect(PageDetector().whitenessReading(of: neutral, workingGrey: PageDetector().workingCopy(of: Self.page)) == nil)
     }
 
+    /// A booklet's cover: a white band with a title's bars above a coloured block (or the block
+    /// alone) filling the rest, a line of pale bars printed on it.
+    static func cover(colour: (UInt8, UInt8, UInt8), whiteBand: Int) -> PixelBuffer {
+        var cover = PixelBuffer(width: page.width, height: page.height, format: .rgb, fill: 250)
+        for y in 0..<cover.height {
+            for x in 0..<cover.width {
+                let i = 3 * (y * cover.width + x)
+                let title = y >= 40 && y < 56 && x >= 40 && x < 300 && (x / 23) % 4 != 3
+                let subtitle = y >= whiteBand + 60 && y < whiteBand + 72 && x >= 40 && x < 260 && (x / 19) % 4 != 3
+                let rgb: (UInt8, UInt8, UInt8) = y < whiteBand ? (title ? (30, 30, 30) : (250, 250, 250))
+                    : subtitle ? (235, 235, 235) : colour
+                (cover.pixels[i], cover.pixels[i + 1], cover.pixels[i + 2]) = rgb
+            }
+        }
+        return cover
+    }
+
+    @Test("a booklet's coloured cover, neither brighter nor whiter than its desk, is found by its distance from the desk's colour",
+          arguments: [((UInt8(50), UInt8(80), UInt8(150)), 0), ((UInt8(120), UInt8(40), UInt8(90)), 160)])
+    func colouredCover(colour: (UInt8, UInt8, UInt8), whiteBand: Int) throws {
+        let photo = try SyntheticPhoto.make(page: Self.cover(colour: colour, whiteBand: whiteBand), corners: Self.corners,
+                                            width: 800, height: 800, background: .light)
+        // Neither its brightness nor its whiteness shows the cover whole.
+        let small = PageDetector().workingCopy(of: photo.grayscale())
+        if case .page(let page) = PageDetector().reading(of: photo.grayscale(), working: small, leastConfidence: 0.55) {
+            #expect(SyntheticPhoto.cornerError(page.quad, Self.corners) > 20, "the grey reading found the cover: \(page.quad)")
+        }
+        #expect(PageDetector().whitenessReading(of: photo, workingGrey: small) == nil)
+        let found = try #require(PageDetector().detect(in: photo))
+        let error = SyntheticPhoto.cornerError(found.quad, Self.corners)
+        #expect(error < 8, "corner error \(error) px: \(found.quad)")
+        // Scanned flat, the cover is left alone; and so is a coloured box printed on a white
+        // flat scan, which differs from the scan's paper along its frame as a cover from a desk.
+        #expect(PageDetector().detect(in: Self.cover(colour: colour, whiteBand: whiteBand)) == nil)
+        var boxed = PixelBuffer(width: 800, height: 640, format: .rgb, fill: 255)
+        for y in 60..<560 { for x in 50..<750 { (boxed.pixels[3 * (y * 800 + x)], boxed.pixels[3 * (y * 800 + x) + 1], boxed.pixels[3 * (y * 800 + x) + 2]) = colour } }
+        #expect(PageDetector().detect(in: boxed) == nil)
+    }
+
+    @Test("the surface's colour is read along the frame, and a page's step from it across its outline")
+    func surfaceStep() throws {
+        let photo = try SyntheticPhoto.make(page: Self.cover(colour: (50, 80, 150), whiteBand: 0), corners: Self.corners,
+                                            width: 800, height: 800, background: .light, shading: 0, noise: 0)
+        let surface = try #require(PageDetector.surfaceColour(of: photo))
+        #expect(abs(surface.x - 222) <= 1 && abs(surface.y - 220) <= 1 && abs(surface.z - 214) <= 1, "\(surface)")
+        let distance = try #require(photo.distance(from: surface))
+        // The cover, (50, 79, 144) as tinted, lies 233 from the desk's colour; the desk, 0.
+        let step = try #require(PageDetector.surfaceStep(across: Self.corners, distance: distance))
+        #expect(step > 220 && step < 245, "\(step)")
+        // A grey image has no colour to read.
+        #expect(PageDetector.surfaceColour(of: photo.grayscale()) == nil)
+        #expect(PageDetector().surfaceReading(of: photo.grayscale()) == nil)
+    }
+
     @Test("no page, no quad")
     func noPage() throws {
         var rng = SyntheticPhoto.Random(seed: 3)

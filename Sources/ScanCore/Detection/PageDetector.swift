@@ -78,7 +78,9 @@ public struct PageDetection: Sendable, Equatable {
 ///
 /// Where the grey reading finds neither a page nor the frame, all of this runs once more on
 /// the photo's whiteness (brightness less twice the chroma), for a page that steps from what it
-/// lies on only in colour (`whitenessReading`).
+/// lies on only in colour (`whitenessReading`), and where that finds none, on each pixel's
+/// distance in colour from the surface along the frame, for a page that is not paper-white: a
+/// booklet's coloured cover (`surfaceReading`).
 ///
 /// It returns nil for flat scans (the best outline is the image frame itself) and whenever the
 /// best outline is not convincing: a wrong crop is worse than none.
@@ -116,7 +118,7 @@ public struct PageDetector: Sendable {
         case .nothing:
             guard let colour = image.format == .rgb ? image : colour(), colour.format == .rgb,
                   colour.width == grey.width, colour.height == grey.height else { return nil }
-            return whitenessReading(of: colour, workingGrey: small)
+            return whitenessReading(of: colour, workingGrey: small) ?? surfaceReading(of: colour)
         }
     }
 

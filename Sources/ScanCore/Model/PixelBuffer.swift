@@ -88,6 +88,25 @@ public struct PixelBuffer: Sendable, Equatable {
         return PixelBuffer(unchecked: width, height, .gray, grey)
     }
 
+    /// Each pixel's distance from `colour` in RGB (the root of the channels' squared
+    /// differences), clipped at 255, as grey (detection's surface reading; not part of the
+    /// public surface). Nil for a grey buffer.
+    func distance(from colour: SIMD3<Float>) -> PixelBuffer? {
+        guard format == .rgb else { return nil }
+        let n = pixelCount
+        let out = [UInt8](unsafeUninitializedCapacity: n) { out, initialized in
+            pixels.withUnsafeBufferPointer { src in
+                for i in 0..<n {
+                    let d = SIMD3<Float>(Float(src[3 * i]), Float(src[3 * i + 1]), Float(src[3 * i + 2])) - colour
+                    out[i] = UInt8(min(255, (d * d).sum().squareRoot()).rounded())
+                }
+            }
+            initialized = n
+        }
+        // The count matches by construction.
+        return PixelBuffer(unchecked: width, height, .gray, out)
+    }
+
     /// The pixels inside `x..<x+width`, `y..<y+height`, clamped to the image (at least 1×1).
     public func cropped(x: Int, y: Int, width: Int, height: Int) -> PixelBuffer {
         let x0 = min(max(x, 0), self.width - 1), y0 = min(max(y, 0), self.height - 1)

@@ -1,0 +1,97 @@
+import Foundation
+
+// A page is what differs from the surface it lies on, in brightness or in colour. The grey and
+// whiteness readings look for paper brighter or whiter than its surround; a booklet's coloured
+// cover, or a page printed in colour over most of it, is neither, yet it stands out from a grey
+// or wooden desk as plainly. Seen as each pixel's distance in colour from the surface, the
+// whole sheet, white parts and coloured ones alike, is bright on a dark ground.
+
+extension PageDetector {
+    /// The page read from `colour`'s distance from the surface round it (`surfaceColour`),
+    /// where neither its brightness nor its whiteness shows one: the last reading, which must be
+    /// well backed, and whose page must stand off the surface by a paper step more than the
+    /// band round it does (`surfaceStep`). Nil for a grey photo, where no surface shows along
+    /// the frame, or where what does is white at the light level, as a flat scan's paper is.
+    func surfaceReading(of colour: PixelBuffer) -> PageDetection? {
+        // Along a flat scan's frame lies its own white paper, at the light level no lit desk
+        // reaches: there what differs from it is print (a dark box, a slide's ground).
+        guard let surface = Self.surfaceColour(of: colour), Self.whiteness(of: surface) < GradientField.lightLevel,
+              let distance = colour.distance(from: surface) else { return nil }
+        let small = workingCopy(of: distance)
+        guard case .page(let page) = reading(of: distance, working: small, leastConfidence: GradientField.laterPlaceConfidence),
+              let step = Self.surfaceStep(across: page.quad, distance: distance),
+              step >= GradientField.minimumPaperStep
+        else { return nil }
+        return page
+    }
+
+    /// The colour of what the page lies on: the median of each channel over a band along the
+    /// frame (`surfaceBand` of its long side deep), where a page that does not fill the photo
+    /// leaves the surface showing along most of it. Nil where the band is too small to tell.
+    static func surfaceColour(of image: PixelBuffer) -> SIMD3<Float>? {
+        guard image.format == .rgb else { return nil }
+        let band = max(1, Int(surfaceBand * Double(max(image.width, image.height))))
+        guard image.width > 2 * band, image.height > 2 * band else { return nil }
+        // A sparse grid: a few thousand samples fix a median well.
+        let stride = max(1, band / 4)
+        var channels: [[Float]] = [[], [], []]
+        for y in Swift.stride(from: 0, to: image.height, by: stride) {
+            let edgeRow = y < band || y >= image.height - band
+            for x in Swift.stride(from: 0, to: image.width, by: stride) where edgeRow || x < band || x >= image.width - band {
+                let i = 3 * (y * image.width + x)
+                for c in 0..<3 { channels[c].append(Float(image.pixels[i + c])) }
+            }
+        }
+        var median = SIMD3<Float>()
+        for c in 0..<3 {
+            guard let m = channels[c].selectKth(channels[c].count / 2) else { return nil }
+            median[c] = m
+        }
+        return median
+    }
+
+    /// `colour`'s brightness less twice its chroma, as `PixelBuffer.whiteness` reads a pixel.
+    static func whiteness(of colour: SIMD3<Float>) -> Float {
+        let w = PixelBuffer.lumaWeights
+        let luma = (Float(w.red) * colour.x + Float(w.green) * colour.y + Float(w.blue) * colour.z) / 65536
+        return luma - 2 * (colour.max() - colour.min())
+    }
+
+    /// How much further from the surface's colour the page lies than the band just outside its
+    /// sides does, in grey levels of `distance`: medians over a band just inside and one just
+    /// outside, sampled along the middle 80% of every side from 1% to 3% of the photo's long
+    /// side away from it. Nil where too little of either band lies in the frame.
+    static func surfaceStep(across quad: Quad, distance image: PixelBuffer) -> Float? {
+        let longSide = Double(max(image.width, image.height))
+        let centre = (quad.topLeft + quad.topRight + quad.bottomRight + quad.bottomLeft) * 0.25
+        let corners = quad.corners
+        var inside: [Float] = [], outside: [Float] = []
+        func value(at p: Point) -> Float? {
+            let x = Int(p.x), y = Int(p.y)
+            guard p.x >= 0, p.y >= 0, x < image.width, y < image.height else { return nil }
+            return Float(image.pixels[y * image.width + x])
+        }
+        for k in 0..<4 {
+            let a = corners[k], b = corners[(k + 1) % 4]
+            guard a.distance(to: b) > 0 else { continue }
+            var outward = Line(through: a, b).normal
+            if Point.dot(centre - a, outward) > 0 { outward = outward * -1 }
+            for i in 0..<60 {
+                let p = a + (b - a) * (0.1 + 0.8 * Double(i) / 59)
+                for j in 0..<4 {
+                    let depth = (0.01 + 0.02 * Double(j) / 3) * longSide
+                    if let v = value(at: p + outward * depth) { outside.append(v) }
+                    if let v = value(at: p - outward * depth) { inside.append(v) }
+                }
+            }
+        }
+        guard inside.count >= leastColourSamples, outside.count >= leastColourSamples,
+              let within = inside.selectKth(inside.count / 2), let beyond = outside.selectKth(outside.count / 2)
+        else { return nil }
+        return within - beyond
+    }
+
+    /// Depth of the band along the frame that the surface's colour is read from, as a share of
+    /// the photo's long side.
+    static let surfaceBand = 0.04
+}
