@@ -62,32 +62,12 @@ extension PageDetector {
     /// outside, sampled along the middle 80% of every side from 1% to 3% of the photo's long
     /// side away from it. Nil where too little of either band lies in the frame.
     static func surfaceStep(across quad: Quad, distance image: PixelBuffer) -> Float? {
-        let longSide = Double(max(image.width, image.height))
-        let centre = (quad.topLeft + quad.topRight + quad.bottomRight + quad.bottomLeft) * 0.25
-        let corners = quad.corners
-        var inside: [Float] = [], outside: [Float] = []
         func value(at p: Point) -> Float? {
             let x = Int(p.x), y = Int(p.y)
             guard p.x >= 0, p.y >= 0, x < image.width, y < image.height else { return nil }
             return Float(image.pixels[y * image.width + x])
         }
-        for k in 0..<4 {
-            let a = corners[k], b = corners[(k + 1) % 4]
-            guard a.distance(to: b) > 0 else { continue }
-            var outward = Line(through: a, b).normal
-            if Point.dot(centre - a, outward) > 0 { outward = outward * -1 }
-            for i in 0..<60 {
-                let p = a + (b - a) * (0.1 + 0.8 * Double(i) / 59)
-                for j in 0..<4 {
-                    let depth = (0.01 + 0.02 * Double(j) / 3) * longSide
-                    if let v = value(at: p + outward * depth) { outside.append(v) }
-                    if let v = value(at: p - outward * depth) { inside.append(v) }
-                }
-            }
-        }
-        guard inside.count >= leastColourSamples, outside.count >= leastColourSamples,
-              let within = inside.selectKth(inside.count / 2), let beyond = outside.selectKth(outside.count / 2)
-        else { return nil }
+        guard let (within, beyond) = bandMedians(across: quad, longSide: Double(max(image.width, image.height)), value: value) else { return nil }
         return within - beyond
     }
 

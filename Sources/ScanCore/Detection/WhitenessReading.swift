@@ -37,10 +37,6 @@ extension PageDetector {
     /// long side away from it. Nil where too little of either band lies in the frame.
     static func colourStep(across quad: Quad, colour image: PixelBuffer) -> Float? {
         guard image.format == .rgb else { return nil }
-        let longSide = Double(max(image.width, image.height))
-        let centre = (quad.topLeft + quad.topRight + quad.bottomRight + quad.bottomLeft) * 0.25
-        let corners = quad.corners
-        var inside: [Float] = [], outside: [Float] = []
         func colour(at p: Point) -> Float? {
             let x = Int(p.x), y = Int(p.y)
             guard p.x >= 0, p.y >= 0, x < image.width, y < image.height else { return nil }
@@ -48,25 +44,35 @@ extension PageDetector {
             let r = image.pixels[i], g = image.pixels[i + 1], b = image.pixels[i + 2]
             return 2 * (Float(max(r, g, b)) - Float(min(r, g, b)))
         }
+        guard let (within, beyond) = bandMedians(across: quad, longSide: Double(max(image.width, image.height)), value: colour) else { return nil }
+        return beyond - within
+    }
+
+    /// Medians of `value` over a band just inside `quad`'s sides and one just outside, sampled
+    /// along the middle 80% of every side from 1% to 3% of `longSide` away from it (`value`
+    /// is nil off the image). Nil where too little of either band lies in the frame.
+    static func bandMedians(across quad: Quad, longSide: Double, value: (Point) -> Float?) -> (inside: Float, outside: Float)? {
+        let centre = (quad.topLeft + quad.topRight + quad.bottomRight + quad.bottomLeft) * 0.25
+        let corners = quad.corners
+        var inside: [Float] = [], outside: [Float] = []
         for k in 0..<4 {
             let a = corners[k], b = corners[(k + 1) % 4]
-            let length = a.distance(to: b)
-            guard length > 0 else { continue }
+            guard a.distance(to: b) > 0 else { continue }
             var outward = Line(through: a, b).normal
             if Point.dot(centre - a, outward) > 0 { outward = outward * -1 }
             for i in 0..<60 {
                 let p = a + (b - a) * (0.1 + 0.8 * Double(i) / 59)
                 for j in 0..<4 {
                     let depth = (0.01 + 0.02 * Double(j) / 3) * longSide
-                    if let v = colour(at: p + outward * depth) { outside.append(v) }
-                    if let v = colour(at: p - outward * depth) { inside.append(v) }
+                    if let v = value(p + outward * depth) { outside.append(v) }
+                    if let v = value(p - outward * depth) { inside.append(v) }
                 }
             }
         }
-        guard inside.count >= Self.leastColourSamples, outside.count >= Self.leastColourSamples,
+        guard inside.count >= leastColourSamples, outside.count >= leastColourSamples,
               let within = inside.selectKth(inside.count / 2), let beyond = outside.selectKth(outside.count / 2)
         else { return nil }
-        return beyond - within
+        return (within, beyond)
     }
 
     /// The share of an image (the working copy, for `whitenessReading`) whose chroma is at least
