@@ -1578,16 +1578,16 @@ import Testing
         #expect(PageDetector().detect(in: boxed) == nil)
     }
 
-    @Test("the surface's colour is read along the frame, and a page's step from it across its outline")
-    func surfaceStep() throws {
+    @Test("the surface's colour is read along the frame, and how far from it a page and the band round it lie")
+    func surfaceDistances() throws {
         let photo = try SyntheticPhoto.make(page: Self.cover(colour: (50, 80, 150), whiteBand: 0), corners: Self.corners,
                                             width: 800, height: 800, background: .light, shading: 0, noise: 0)
         let surface = try #require(PageDetector.surfaceColour(of: photo))
         #expect(abs(surface.x - 222) <= 1 && abs(surface.y - 220) <= 1 && abs(surface.z - 214) <= 1, "\(surface)")
         let distance = try #require(photo.distance(from: surface))
         // The cover, (50, 79, 144) as tinted, lies 233 from the desk's colour; the desk, 0.
-        let step = try #require(PageDetector.surfaceStep(across: Self.corners, distance: distance))
-        #expect(step > 220 && step < 245, "\(step)")
+        let (inside, outside) = try #require(PageDetector.surfaceDistances(across: Self.corners, distance: distance))
+        #expect(inside > 220 && inside < 245 && outside < 3, "\(inside), \(outside)")
         // A grey image has no colour to read.
         #expect(PageDetector.surfaceColour(of: photo.grayscale()) == nil)
         #expect(PageDetector().surfaceReading(of: photo.grayscale()) == nil)

@@ -10,8 +10,11 @@ extension PageDetector {
     /// The page read from `colour`'s distance from the surface round it (`surfaceColour`),
     /// where neither its brightness nor its whiteness shows one: the last reading, which must be
     /// well backed, and whose page must stand off the surface by a paper step more than the
-    /// band round it does (`surfaceStep`). Nil for a grey photo, where no surface shows along
-    /// the frame, or where what does is white at the light level, as a flat scan's paper is.
+    /// band round it does, that band lying nearer the surface's colour than the page's
+    /// (`surfaceDistances`): what lies round a page is the surface, where round a picture on a
+    /// wall or a stretch of a page may lie anything. Nil for a grey photo, where no surface
+    /// shows along the frame, or where what does is white at the light level, as a flat scan's
+    /// paper is.
     func surfaceReading(of colour: PixelBuffer) -> PageDetection? {
         // Along a flat scan's frame lies its own white paper, at the light level no lit desk
         // reaches: there what differs from it is print (a dark box, a slide's ground).
@@ -19,8 +22,8 @@ extension PageDetector {
               let distance = colour.distance(from: surface) else { return nil }
         let small = workingCopy(of: distance)
         guard case .page(let page) = reading(of: distance, working: small, leastConfidence: GradientField.laterPlaceConfidence),
-              let step = Self.surfaceStep(across: page.quad, distance: distance),
-              step >= GradientField.minimumPaperStep
+              let (inside, outside) = Self.surfaceDistances(across: page.quad, distance: distance),
+              inside - outside >= GradientField.minimumPaperStep, outside < inside / 2
         else { return nil }
         return page
     }
@@ -57,18 +60,16 @@ extension PageDetector {
         return luma - 2 * (colour.max() - colour.min())
     }
 
-    /// How much further from the surface's colour the page lies than the band just outside its
-    /// sides does, in grey levels of `distance`: medians over a band just inside and one just
-    /// outside, sampled along the middle 80% of every side from 1% to 3% of the photo's long
-    /// side away from it. Nil where too little of either band lies in the frame.
-    static func surfaceStep(across quad: Quad, distance image: PixelBuffer) -> Float? {
+    /// How far from the surface's colour the page lies, and the band just outside its sides, in
+    /// grey levels of `distance` (`bandMedians`). Nil where too little of either band lies in
+    /// the frame.
+    static func surfaceDistances(across quad: Quad, distance image: PixelBuffer) -> (inside: Float, outside: Float)? {
         func value(at p: Point) -> Float? {
             let x = Int(p.x), y = Int(p.y)
             guard p.x >= 0, p.y >= 0, x < image.width, y < image.height else { return nil }
             return Float(image.pixels[y * image.width + x])
         }
-        guard let (within, beyond) = bandMedians(across: quad, longSide: Double(max(image.width, image.height)), value: value) else { return nil }
-        return within - beyond
+        return bandMedians(across: quad, longSide: Double(max(image.width, image.height)), value: value)
     }
 
     /// Depth of the band along the frame that the surface's colour is read from, as a share of
