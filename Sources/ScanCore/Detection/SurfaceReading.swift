@@ -17,8 +17,11 @@ extension PageDetector {
     /// paper is.
     func surfaceReading(of colour: PixelBuffer) -> PageDetection? {
         // Along a flat scan's frame lies its own white paper, at the light level no lit desk
-        // reaches: there what differs from it is print (a dark box, a slide's ground).
-        guard let surface = Self.surfaceColour(of: colour), Self.whiteness(of: surface) < GradientField.lightLevel,
+        // reaches: there what differs from it is print (a dark box, a slide's ground). (The
+        // surface's whiteness is read as a pixel's is; its channels' medians are whole levels.)
+        guard let surface = Self.surfaceColour(of: colour),
+              let white = try? PixelBuffer(width: 1, height: 1, format: .rgb, pixels: [surface.x, surface.y, surface.z].map { UInt8($0) }),
+              Float(white.whiteness().pixels[0]) < GradientField.lightLevel,
               let distance = colour.distance(from: surface) else { return nil }
         let small = workingCopy(of: distance)
         guard case .page(let page) = reading(of: distance, working: small, leastConfidence: GradientField.laterPlaceConfidence),
@@ -51,13 +54,6 @@ extension PageDetector {
             median[c] = m
         }
         return median
-    }
-
-    /// `colour`'s brightness less twice its chroma, as `PixelBuffer.whiteness` reads a pixel.
-    static func whiteness(of colour: SIMD3<Float>) -> Float {
-        let w = PixelBuffer.lumaWeights
-        let luma = (Float(w.red) * colour.x + Float(w.green) * colour.y + Float(w.blue) * colour.z) / 65536
-        return luma - 2 * (colour.max() - colour.min())
     }
 
     /// How far from the surface's colour the page lies, and the band just outside its sides, in

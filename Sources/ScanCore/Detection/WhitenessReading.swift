@@ -48,33 +48,6 @@ extension PageDetector {
         return beyond - within
     }
 
-    /// Medians of `value` over a band just inside `quad`'s sides and one just outside, sampled
-    /// along the middle 80% of every side from 1% to 3% of `longSide` away from it (`value`
-    /// is nil off the image). Nil where too little of either band lies in the frame.
-    static func bandMedians(across quad: Quad, longSide: Double, value: (Point) -> Float?) -> (inside: Float, outside: Float)? {
-        let centre = (quad.topLeft + quad.topRight + quad.bottomRight + quad.bottomLeft) * 0.25
-        let corners = quad.corners
-        var inside: [Float] = [], outside: [Float] = []
-        for k in 0..<4 {
-            let a = corners[k], b = corners[(k + 1) % 4]
-            guard a.distance(to: b) > 0 else { continue }
-            var outward = Line(through: a, b).normal
-            if Point.dot(centre - a, outward) > 0 { outward = outward * -1 }
-            for i in 0..<60 {
-                let p = a + (b - a) * (0.1 + 0.8 * Double(i) / 59)
-                for j in 0..<4 {
-                    let depth = (0.01 + 0.02 * Double(j) / 3) * longSide
-                    if let v = value(p + outward * depth) { outside.append(v) }
-                    if let v = value(p - outward * depth) { inside.append(v) }
-                }
-            }
-        }
-        guard inside.count >= leastColourSamples, outside.count >= leastColourSamples,
-              let within = inside.selectKth(inside.count / 2), let beyond = outside.selectKth(outside.count / 2)
-        else { return nil }
-        return (within, beyond)
-    }
-
     /// The share of an image (the working copy, for `whitenessReading`) whose chroma is at least
     /// a step: more than paper tinted as the light is, or JPEG's noise, holds. Brightness `grey`
     /// less `whiteness` is twice the chroma, or the brightness where whiteness is cut off at
@@ -90,7 +63,4 @@ extension PageDetector {
     /// JPEGs of receipts and pages scanned flat hold 0–2%, the photos of white pages on coloured
     /// surfaces or before tinted walls that the whiteness reading finds 17–85%.
     static let leastColouredShare = 0.1
-
-    /// Samples each band must have in the frame for `colourStep` to tell: a side's worth.
-    static let leastColourSamples = 240
 }
