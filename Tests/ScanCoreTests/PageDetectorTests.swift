@@ -1613,30 +1613,82 @@ import Testing
         // Paper as bright as a light source: its blocks of print, darker on the whole,
         // must not pass for a page against a light.
         for seed in 0..<3 {
-            var rng = SyntheticPhoto.Random(seed: UInt64(seed))
-            var receipt = PixelBuffer(width: 620, height: 1250, format: .gray, fill: 0)
-            for i in receipt.pixels.indices { receipt.pixels[i] = UInt8(242 + rng.next() % 5) }
-            var y = 60
-            func words(_ x0: Int, _ x1: Int) {
-                var x = x0
-                while x < x1 {
-                    let end = min(x + Int(rng.range(20...90)), x1)
-                    for yy in y..<(y + 14) { for xx in x..<end { receipt.pixels[yy * 620 + xx] = 40 } }
-                    x = end + 12
-                }
-            }
-            for _ in 0..<5 { words(150 + Int(rng.range(0...40)), 470 - Int(rng.range(0...40))); y += 24 }
-            y += 30
-            for _ in 0..<10 { words(40, 300); words(480, 580); y += 24 }
-            y += 20
-            for yy in y..<(y + 3) { for x in 30..<590 { receipt.pixels[yy * 620 + x] = 60 } }
-            y += 30
-            for _ in 0..<4 { words(250, 400); words(480, 580); y += 28 }
-            y += 40
-            for _ in 0..<3 { words(120, 500); y += 24 }
-            let scan = Self.rotated(receipt, degrees: degrees, fill: 255)
+            let scan = Self.rotated(Self.receipt(seed: UInt64(seed)), degrees: degrees, fill: 255)
             #expect(PageDetector().detect(in: scan) == nil, "seed \(seed)")
         }
+    }
+
+    /// A till receipt 620 px wide, 1250 tall: a shop's name, items and prices in two columns, a
+    /// rule, a total, a footer; the paper a little off white.
+    static func receipt(seed: UInt64) -> PixelBuffer {
+        var rng = SyntheticPhoto.Random(seed: seed)
+        var receipt = PixelBuffer(width: 620, height: 1250, format: .gray, fill: 0)
+        for i in receipt.pixels.indices { receipt.pixels[i] = UInt8(242 + rng.next() % 5) }
+        var y = 60
+        func words(_ x0: Int, _ x1: Int) {
+            var x = x0
+            while x < x1 {
+                let end = min(x + Int(rng.range(20...90)), x1)
+                for yy in y..<(y + 14) { for xx in x..<end { receipt.pixels[yy * 620 + xx] = 40 } }
+                x = end + 12
+            }
+        }
+        for _ in 0..<5 { words(150 + Int(rng.range(0...40)), 470 - Int(rng.range(0...40))); y += 24 }
+        y += 30
+        for _ in 0..<10 { words(40, 300); words(480, 580); y += 24 }
+        y += 20
+        for yy in y..<(y + 3) { for x in 30..<590 { receipt.pixels[yy * 620 + x] = 60 } }
+        y += 30
+        for _ in 0..<4 { words(250, 400); words(480, 580); y += 28 }
+        y += 40
+        for _ in 0..<3 { words(120, 500); y += 24 }
+        return receipt
+    }
+
+    /// A receipt's outline in a 1280×720 frame: about 150 by 430 px, 7% of the frame.
+    static let smallCorners = Quad(topLeft: Point(600, 150), topRight: Point(748, 170), bottomRight: Point(700, 600), bottomLeft: Point(552, 580))
+
+    @Test("a receipt filling 7% of a 720p frame, under the least share of the frame the other readings look for, is found",
+          arguments: [SyntheticPhoto.Background.dark, .light, .textured])
+    func smallReceipt(_ background: SyntheticPhoto.Background) throws {
+        let grey = Self.receipt(seed: 4)
+        let receipt = try PixelBuffer(width: grey.width, height: grey.height, format: .rgb, pixels: grey.pixels.flatMap { [$0, $0, $0] })
+        let photo = try SyntheticPhoto.make(page: receipt, corners: Self.smallCorners, width: 1280, height: 720, background: background)
+        #expect(Self.smallCorners.area / (1280 * 720) < PageDetector().minimumAreaFraction)
+        let found = try #require(PageDetector().detect(in: photo))
+        let error = SyntheticPhoto.cornerError(found.quad, Self.smallCorners)
+        #expect(error < 6, "corner error \(error) px: \(found.quad)")
+    }
+
+    @Test("a small outline is no page unless narrow, printed and paper-coloured (a lit part of a sheet, a blank strip, an arm), or with white paper along the frame")
+    func smallNonPages() throws {
+        let grey = Self.receipt(seed: 4)
+        let receipt = try PixelBuffer(width: grey.width, height: grey.height, format: .rgb, pixels: grey.pixels.flatMap { [$0, $0, $0] })
+        // The same print on a sheet as wide as it is long: the lit top of a page, the rest of
+        // it as grey as the desk.
+        let square = Quad(topLeft: Point(520, 200), topRight: Point(800, 215), bottomRight: Point(790, 470), bottomLeft: Point(510, 455))
+        let lit = try SyntheticPhoto.make(page: receipt, corners: square, width: 1280, height: 720, background: .dark)
+        #expect(PageDetector().detect(in: lit) == nil)
+        // A blank strip of paper, and a strip as coloured as skin, printed or not.
+        let blank = PixelBuffer(width: 620, height: 1250, format: .rgb, fill: 244)
+        var skin = receipt
+        for i in stride(from: 0, to: skin.pixels.count, by: 3) {
+            let v = Float(skin.pixels[i]) / 244
+            (skin.pixels[i], skin.pixels[i + 1], skin.pixels[i + 2]) = (UInt8(225 * v), UInt8(170 * v), UInt8(140 * v))
+        }
+        for page in [blank, skin] {
+            let photo = try SyntheticPhoto.make(page: page, corners: Self.smallCorners, width: 1280, height: 720, background: .dark)
+            #expect(PageDetector().detect(in: photo) == nil)
+        }
+        // Framed by white paper at the light level, as a box printed on a flat scan (a slide's
+        // title) is, the receipt is not looked for: no surface shows along the frame.
+        var framed = try SyntheticPhoto.make(page: receipt, corners: Self.smallCorners, width: 1280, height: 720, background: .dark)
+        #expect(PageDetector().smallPageReading(grey: framed.grayscale(), colour: framed) != nil)
+        for y in 0..<720 { for x in 0..<1280 where x < 60 || x >= 1220 || y < 60 || y >= 660 {
+            let i = 3 * (y * 1280 + x)
+            (framed.pixels[i], framed.pixels[i + 1], framed.pixels[i + 2]) = (252, 252, 252)
+        } }
+        #expect(PageDetector().smallPageReading(grey: framed.grayscale(), colour: framed) == nil)
     }
 
     /// `image` turned `degrees` clockwise about its centre (nearest pixel), on a canvas that

@@ -80,7 +80,9 @@ public struct PageDetection: Sendable, Equatable {
 /// the photo's whiteness (brightness less twice the chroma), for a page that steps from what it
 /// lies on only in colour (`whitenessReading`), and where that finds none, on each pixel's
 /// distance in colour from the surface along the frame, for a page that is not paper-white: a
-/// booklet's coloured cover (`surfaceReading`).
+/// booklet's coloured cover (`surfaceReading`). Where that finds none either, the grey reading
+/// runs once more for a long, narrow, printed page down to 4% of the frame: a receipt or a
+/// ticket lying alone (`smallPageReading`).
 ///
 /// It returns nil for flat scans (the best outline is the image frame itself) and whenever the
 /// best outline is not convincing: a wrong crop is worse than none.
@@ -118,7 +120,7 @@ public struct PageDetector: Sendable {
         case .nothing:
             guard let colour = image.format == .rgb ? image : colour(), colour.format == .rgb,
                   colour.width == grey.width, colour.height == grey.height else { return nil }
-            return whitenessReading(of: colour, workingGrey: small) ?? surfaceReading(of: colour)
+            return whitenessReading(of: colour, workingGrey: small) ?? surfaceReading(of: colour) ?? smallPageReading(grey: grey, colour: colour)
         }
     }
 
@@ -134,13 +136,18 @@ public struct PageDetector: Sendable {
         image.downsampled(by: max(1, Int((Double(max(image.width, image.height)) / Double(workingSize)).rounded(.up))))
     }
 
+    /// The radius of the closing that wipes the print out of working copy `small`.
+    static func closingRadius(of small: PixelBuffer) -> Int {
+        max(2, Int((GradientField.closingShare * Double(max(small.width, small.height))).rounded()))
+    }
+
     /// The page read from one channel (`image` is grey; `small`, its `workingCopy`), kept where
     /// backed `leastConfidence`.
     func reading(of image: PixelBuffer, working small: PixelBuffer, leastConfidence: Double) -> Reading {
         guard small.width >= 16, small.height >= 16 else { return .nothing }
         // With the print wiped out, a faint page edge that the lines of text outvote in the
         // first view is among the strongest lines, and the page is a plain bright region.
-        let radius = max(2, Int((GradientField.closingShare * Double(max(small.width, small.height))).rounded()))
+        let radius = Self.closingRadius(of: small)
         let (field, textless) = GradientField.views(of: small, closingRadius: radius)
         var found = field.pageOutline(minimumAreaFraction: minimumAreaFraction, minimumConfidence: minimumConfidence, textless: textless)
             .map { (outline: $0, field: field, textless: textless) }

@@ -16,19 +16,24 @@ extension PageDetector {
     /// shows along the frame, or where what does is white at the light level, as a flat scan's
     /// paper is.
     func surfaceReading(of colour: PixelBuffer) -> PageDetection? {
-        // Along a flat scan's frame lies its own white paper, at the light level no lit desk
-        // reaches: there what differs from it is print (a dark box, a slide's ground). (The
-        // surface's whiteness is read as a pixel's is; its channels' medians are whole levels.)
-        guard let surface = Self.surfaceColour(of: colour),
-              let white = try? PixelBuffer(width: 1, height: 1, format: .rgb, pixels: [surface.x, surface.y, surface.z].map { UInt8($0) }),
-              Float(white.whiteness().pixels[0]) < GradientField.lightLevel,
-              let distance = colour.distance(from: surface) else { return nil }
+        guard let surface = Self.photoSurface(of: colour), let distance = colour.distance(from: surface) else { return nil }
         let small = workingCopy(of: distance)
         guard case .page(let page) = reading(of: distance, working: small, leastConfidence: GradientField.laterPlaceConfidence),
               let (inside, outside) = Self.surfaceDistances(across: page.quad, distance: distance),
               inside - outside >= GradientField.minimumPaperStep, outside < inside / 2
         else { return nil }
         return page
+    }
+
+    /// `surfaceColour`, unless it is white at the light level. Along a flat scan's frame lies
+    /// its own white paper, at the light level no lit desk reaches: there what differs from it
+    /// is print (a dark box, a slide's ground, a white box on it). (The surface's whiteness is
+    /// read as a pixel's is; its channels' medians are whole levels.)
+    static func photoSurface(of colour: PixelBuffer) -> SIMD3<Float>? {
+        guard let surface = surfaceColour(of: colour),
+              let white = try? PixelBuffer(width: 1, height: 1, format: .rgb, pixels: [surface.x, surface.y, surface.z].map { UInt8($0) }),
+              Float(white.whiteness().pixels[0]) < GradientField.lightLevel else { return nil }
+        return surface
     }
 
     /// The colour of what the page lies on: the median of each channel over a band along the

@@ -36,6 +36,14 @@ extension PageDetector {
     /// over each band, sampled along the middle 80% of every side from 1% to 3% of the photo's
     /// long side away from it. Nil where too little of either band lies in the frame.
     static func colourStep(across quad: Quad, colour image: PixelBuffer) -> Float? {
+        guard let (within, beyond) = chromaMedians(across: quad, colour: image) else { return nil }
+        return beyond - within
+    }
+
+    /// Medians of twice the chroma (not cut off at black) over the bands just inside and just
+    /// outside `quad`'s sides (`bandMedians`), in `colour`'s pixels. Nil for a grey image or
+    /// where too little of either band lies in the frame.
+    static func chromaMedians(across quad: Quad, colour image: PixelBuffer) -> (inside: Float, outside: Float)? {
         guard image.format == .rgb else { return nil }
         func colour(at p: Point) -> Float? {
             let x = Int(p.x), y = Int(p.y)
@@ -44,8 +52,7 @@ extension PageDetector {
             let r = image.pixels[i], g = image.pixels[i + 1], b = image.pixels[i + 2]
             return 2 * (Float(max(r, g, b)) - Float(min(r, g, b)))
         }
-        guard let (within, beyond) = bandMedians(across: quad, longSide: Double(max(image.width, image.height)), value: colour) else { return nil }
-        return beyond - within
+        return bandMedians(across: quad, longSide: Double(max(image.width, image.height)), value: colour)
     }
 
     /// The share of an image (the working copy, for `whitenessReading`) whose chroma is at least

@@ -1,0 +1,47 @@
+import Foundation
+
+// A receipt or a ticket photographed on a desk may fill under a tenth of the frame, and the
+// readings before this one look only for pages of `minimumAreaFraction` and up. So small, a
+// lit part of a larger page (the half above a fold or a shadow's edge, the rest as grey as the
+// desk) would read as a page too; a strip of paper with print on it, long and narrow, is what
+// a small document on its own looks like, and a sheet's lit part seldom does.
+
+extension PageDetector {
+    /// The page read from `grey` as the grey reading does, down to `smallestPageShare` of the
+    /// frame: the last reading, made only where no other found a page in colour photo
+    /// `colour`, and only where a surface shows along its frame. The outline must be well backed, carry print (`printedPage`), run at least
+    /// `narrowPage` times as long as it is wide, and hold no more colour than paper
+    /// (`paperChroma`), where an arm or a coloured card holds more.
+    func smallPageReading(grey: PixelBuffer, colour: PixelBuffer) -> PageDetection? {
+        // A flat scan shows no surface along its frame, only its white paper (`photoSurface`).
+        guard Self.photoSurface(of: colour) != nil else { return nil }
+        var small = self
+        small.minimumAreaFraction = Self.smallestPageShare
+        let working = workingCopy(of: grey)
+        guard case .page(let page) = small.reading(of: grey, working: working, leastConfidence: GradientField.laterPlaceConfidence)
+        else { return nil }
+        let corners = page.quad.corners
+        let across = corners[0].distance(to: corners[1]) + corners[2].distance(to: corners[3])
+        let along = corners[1].distance(to: corners[2]) + corners[3].distance(to: corners[0])
+        guard max(across, along) >= Self.narrowPage * min(across, along),
+              let (inside, _) = Self.chromaMedians(across: page.quad, colour: colour), inside <= Self.paperChroma
+        else { return nil }
+        let (field, textless) = GradientField.views(of: working, closingRadius: Self.closingRadius(of: working))
+        let sx = Double(working.width) / Double(grey.width), sy = Double(working.height) / Double(grey.height)
+        let scaled = corners.map { Point($0.x * sx, $0.y * sy) }
+        let outline = Quad(topLeft: scaled[0], topRight: scaled[1], bottomRight: scaled[2], bottomLeft: scaled[3])
+        guard field.printShare(inside: outline, textless: textless) >= GradientField.printedPage else { return nil }
+        return page
+    }
+
+    /// The least share of the frame a page found by `smallPageReading` covers: a till receipt
+    /// photographed whole from above, or a ticket, on a 1080p frame.
+    static let smallestPageShare = 0.04
+    /// How many times longer than wide a small page must be: a receipt or a ticket is, and a
+    /// sheet's part in light that its side edges and a fold or shadow's edge cut off is seldom so.
+    static let narrowPage = 2.0
+    /// The most chroma (doubled, as `colourStep` reads it) a small page's band inside its sides
+    /// may hold: cream thermal paper under warm light holds about 30, skin, wood or a coloured
+    /// card several times that.
+    static let paperChroma: Float = 48
+}
