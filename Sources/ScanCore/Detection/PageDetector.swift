@@ -179,12 +179,7 @@ public struct PageDetector: Sendable {
         let bent = field.bentCorners(best.quad, textless: textless)
         // Working-copy coordinates → source pixels (pixel-corner convention on both sides).
         let sx = Double(image.width) / Double(small.width), sy = Double(image.height) / Double(small.height)
-        let quad = Quad(
-            topLeft: Point(bent.topLeft.x * sx, bent.topLeft.y * sy),
-            topRight: Point(bent.topRight.x * sx, bent.topRight.y * sy),
-            bottomRight: Point(bent.bottomRight.x * sx, bent.bottomRight.y * sy),
-            bottomLeft: Point(bent.bottomLeft.x * sx, bent.bottomLeft.y * sy))
-        return .page(PageDetection(quad: image.refinedOutline(quad, scale: max(sx, sy)), confidence: field.reportedConfidence(best, textless: textless)))
+        return .page(PageDetection(quad: image.refinedOutline(bent.scaled(sx, sy), scale: max(sx, sy)), confidence: field.reportedConfidence(best, textless: textless)))
     }
 
     /// The page outline read from `small` exposed brighter by `gain`, and the views it was read

@@ -9,9 +9,10 @@ import Foundation
 extension PageDetector {
     /// The page read from `grey` as the grey reading does, down to `smallestPageShare` of the
     /// frame: the last reading, made only where no other found a page in colour photo
-    /// `colour`, and only where a surface shows along its frame. The outline must be well backed, carry print (`printedPage`), run at least
-    /// `narrowPage` times as long as it is wide, and hold no more colour than paper
-    /// (`paperChroma`), where an arm or a coloured card holds more.
+    /// `colour`, and only where a surface shows along its frame. The outline must be well
+    /// backed, carry print (`printedPage`), run at least `narrowPage` times as long as it is
+    /// wide, and hold no more colour than paper (`paperChroma`), where an arm or a coloured
+    /// card holds more.
     func smallPageReading(grey: PixelBuffer, colour: PixelBuffer) -> PageDetection? {
         // A flat scan shows no surface along its frame, only its white paper (`photoSurface`).
         guard Self.photoSurface(of: colour) != nil else { return nil }
@@ -27,9 +28,7 @@ extension PageDetector {
               let (inside, _) = Self.chromaMedians(across: page.quad, colour: colour), inside <= Self.paperChroma
         else { return nil }
         let (field, textless) = GradientField.views(of: working, closingRadius: Self.closingRadius(of: working))
-        let sx = Double(working.width) / Double(grey.width), sy = Double(working.height) / Double(grey.height)
-        let scaled = corners.map { Point($0.x * sx, $0.y * sy) }
-        let outline = Quad(topLeft: scaled[0], topRight: scaled[1], bottomRight: scaled[2], bottomLeft: scaled[3])
+        let outline = page.quad.scaled(Double(working.width) / Double(grey.width), Double(working.height) / Double(grey.height))
         guard field.printShare(inside: outline, textless: textless) >= GradientField.printedPage else { return nil }
         return page
     }

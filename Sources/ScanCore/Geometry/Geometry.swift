@@ -47,6 +47,13 @@ public struct Quad: Sendable, Hashable, Codable, CustomStringConvertible {
         self.bottomLeft = bottomLeft
     }
 
+    /// This quad with every x times `sx` and every y times `sy`: from one scale of an image to
+    /// another.
+    func scaled(_ sx: Double, _ sy: Double) -> Quad {
+        Quad(topLeft: Point(topLeft.x * sx, topLeft.y * sy), topRight: Point(topRight.x * sx, topRight.y * sy),
+             bottomRight: Point(bottomRight.x * sx, bottomRight.y * sy), bottomLeft: Point(bottomLeft.x * sx, bottomLeft.y * sy))
+    }
+
     /// Corners in TL, TR, BR, BL order; throws unless there are exactly four.
     public init(_ corners: [Point]) throws(ScanCoreError) {
         guard corners.count == 4 else {
