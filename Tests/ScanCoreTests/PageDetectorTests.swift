@@ -1563,7 +1563,7 @@ import Testing
                                             width: 800, height: 800, background: .light)
         // Neither its brightness nor its whiteness shows the cover whole.
         let small = PageDetector().workingCopy(of: photo.grayscale())
-        if case .page(let page) = PageDetector().reading(of: photo.grayscale(), working: small, leastConfidence: 0.55) {
+        if case .page(let page, _) = PageDetector().reading(of: photo.grayscale(), working: small, leastConfidence: 0.55) {
             #expect(SyntheticPhoto.cornerError(page.quad, Self.corners) > 20, "the grey reading found the cover: \(page.quad)")
         }
         #expect(PageDetector().whitenessReading(of: photo, workingGrey: small) == nil)
@@ -1683,12 +1683,12 @@ import Testing
         // Framed by white paper at the light level, as a box printed on a flat scan (a slide's
         // title) is, the receipt is not looked for: no surface shows along the frame.
         var framed = try SyntheticPhoto.make(page: receipt, corners: Self.smallCorners, width: 1280, height: 720, background: .dark)
-        #expect(PageDetector().smallPageReading(grey: framed.grayscale(), colour: framed) != nil)
+        #expect(PageDetector().smallPageReading(grey: framed.grayscale(), workingGrey: PageDetector().workingCopy(of: framed.grayscale()), colour: framed) != nil)
         for y in 0..<720 { for x in 0..<1280 where x < 60 || x >= 1220 || y < 60 || y >= 660 {
             let i = 3 * (y * 1280 + x)
             (framed.pixels[i], framed.pixels[i + 1], framed.pixels[i + 2]) = (252, 252, 252)
         } }
-        #expect(PageDetector().smallPageReading(grey: framed.grayscale(), colour: framed) == nil)
+        #expect(PageDetector().smallPageReading(grey: framed.grayscale(), workingGrey: PageDetector().workingCopy(of: framed.grayscale()), colour: framed) == nil)
     }
 
     /// `image` turned `degrees` clockwise about its centre (nearest pixel), on a canvas that

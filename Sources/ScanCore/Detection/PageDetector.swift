@@ -112,7 +112,7 @@ public struct PageDetector: Sendable {
         let grey = image.format == .gray ? image : image.grayscale()
         let small = workingCopy(of: grey)
         switch reading(of: grey, working: small, leastConfidence: minimumConfidence) {
-        case .page(let page): return page
+        case .page(let page, _): return page
         // A flat scan, in colour or not, is left alone, and a colour JPEG of one is not decoded
         // again. (So a page exactly as bright as its desk, with nothing else in the photo,
         // reads as a flat scan.)
@@ -120,12 +120,14 @@ public struct PageDetector: Sendable {
         case .nothing:
             guard let colour = image.format == .rgb ? image : colour(), colour.format == .rgb,
                   colour.width == grey.width, colour.height == grey.height else { return nil }
-            return whitenessReading(of: colour, workingGrey: small) ?? surfaceReading(of: colour) ?? smallPageReading(grey: grey, colour: colour)
+            return whitenessReading(of: colour, workingGrey: small) ?? surfaceReading(of: colour)
+                ?? smallPageReading(grey: grey, workingGrey: small, colour: colour)
         }
     }
 
     enum Reading {
-        case page(PageDetection)
+        /// The page, and the share of its outline's inside that print darkens (`printShare`).
+        case page(PageDetection, printShare: Double)
         /// The best outline is the frame: a flat scan.
         case frame
         case nothing
@@ -136,18 +138,13 @@ public struct PageDetector: Sendable {
         image.downsampled(by: max(1, Int((Double(max(image.width, image.height)) / Double(workingSize)).rounded(.up))))
     }
 
-    /// The radius of the closing that wipes the print out of working copy `small`.
-    static func closingRadius(of small: PixelBuffer) -> Int {
-        max(2, Int((GradientField.closingShare * Double(max(small.width, small.height))).rounded()))
-    }
-
     /// The page read from one channel (`image` is grey; `small`, its `workingCopy`), kept where
     /// backed `leastConfidence`.
     func reading(of image: PixelBuffer, working small: PixelBuffer, leastConfidence: Double) -> Reading {
         guard small.width >= 16, small.height >= 16 else { return .nothing }
         // With the print wiped out, a faint page edge that the lines of text outvote in the
         // first view is among the strongest lines, and the page is a plain bright region.
-        let radius = Self.closingRadius(of: small)
+        let radius = max(2, Int((GradientField.closingShare * Double(max(small.width, small.height))).rounded()))
         let (field, textless) = GradientField.views(of: small, closingRadius: radius)
         var found = field.pageOutline(minimumAreaFraction: minimumAreaFraction, minimumConfidence: minimumConfidence, textless: textless)
             .map { (outline: $0, field: field, textless: textless) }
@@ -179,7 +176,9 @@ public struct PageDetector: Sendable {
         let bent = field.bentCorners(best.quad, textless: textless)
         // Working-copy coordinates → source pixels (pixel-corner convention on both sides).
         let sx = Double(image.width) / Double(small.width), sy = Double(image.height) / Double(small.height)
-        return .page(PageDetection(quad: image.refinedOutline(bent.scaled(sx, sy), scale: max(sx, sy)), confidence: field.reportedConfidence(best, textless: textless)))
+        let print = field.printShare(inside: best.quad, textless: textless)
+        return .page(PageDetection(quad: image.refinedOutline(bent.scaled(sx, sy), scale: max(sx, sy)),
+                                   confidence: field.reportedConfidence(best, printShare: print)), printShare: print)
     }
 
     /// The page outline read from `small` exposed brighter by `gain`, and the views it was read

@@ -258,8 +258,14 @@ extension GradientField {
     /// and, where `textless` is given, times its print (`printShare`) as a share of
     /// `fullyPrinted`: a pale door, a window pane or a blank sheet holds little or nothing to read.
     func reportedConfidence(_ outline: ScoredQuad, textless: GradientField? = nil) -> Double {
+        reportedConfidence(outline, printShare: textless.map { printShare(inside: outline.quad, textless: $0) })
+    }
+
+    /// `reportedConfidence`, given the outline's `printShare` where it has been read (nil: not
+    /// weighed).
+    func reportedConfidence(_ outline: ScoredQuad, printShare print: Double?) -> Double {
         let cut = (0..<4).filter { sidesRunOn(past: $0, of: outline.quad, inShade: true) }.count
-        let printed = textless.map { 0.5 + 0.5 * min(1, printShare(inside: outline.quad, textless: $0) / Self.fullyPrinted) } ?? 1
+        let printed = print.map { 0.5 + 0.5 * min(1, $0 / Self.fullyPrinted) } ?? 1
         return outline.confidence * pow(Self.runOnShare, Double(cut)) * printed
     }
 

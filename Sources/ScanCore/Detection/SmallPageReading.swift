@@ -8,18 +8,18 @@ import Foundation
 
 extension PageDetector {
     /// The page read from `grey` as the grey reading does, down to `smallestPageShare` of the
-    /// frame: the last reading, made only where no other found a page in colour photo
-    /// `colour`, and only where a surface shows along its frame. The outline must be well
-    /// backed, carry print (`printedPage`), run at least `narrowPage` times as long as it is
-    /// wide, and hold no more colour than paper (`paperChroma`), where an arm or a coloured
-    /// card holds more.
-    func smallPageReading(grey: PixelBuffer, colour: PixelBuffer) -> PageDetection? {
+    /// frame (`workingGrey` is its working copy): the last reading, made only where no other
+    /// found a page in colour photo `colour`, and only where a surface shows along its frame.
+    /// The outline must be well backed, carry print (`printedPage`), run at least `narrowPage`
+    /// times as long as it is wide, and hold no more colour than paper (`paperChroma`), where
+    /// an arm or a coloured card holds more.
+    func smallPageReading(grey: PixelBuffer, workingGrey: PixelBuffer, colour: PixelBuffer) -> PageDetection? {
         // A flat scan shows no surface along its frame, only its white paper (`photoSurface`).
         guard Self.photoSurface(of: colour) != nil else { return nil }
         var small = self
         small.minimumAreaFraction = Self.smallestPageShare
-        let working = workingCopy(of: grey)
-        guard case .page(let page) = small.reading(of: grey, working: working, leastConfidence: GradientField.laterPlaceConfidence)
+        guard case .page(let page, let print) = small.reading(of: grey, working: workingGrey, leastConfidence: GradientField.laterPlaceConfidence),
+              print >= GradientField.printedPage
         else { return nil }
         let corners = page.quad.corners
         let across = corners[0].distance(to: corners[1]) + corners[2].distance(to: corners[3])
@@ -27,9 +27,6 @@ extension PageDetector {
         guard max(across, along) >= Self.narrowPage * min(across, along),
               let (inside, _) = Self.chromaMedians(across: page.quad, colour: colour), inside <= Self.paperChroma
         else { return nil }
-        let (field, textless) = GradientField.views(of: working, closingRadius: Self.closingRadius(of: working))
-        let outline = page.quad.scaled(Double(working.width) / Double(grey.width), Double(working.height) / Double(grey.height))
-        guard field.printShare(inside: outline, textless: textless) >= GradientField.printedPage else { return nil }
         return page
     }
 

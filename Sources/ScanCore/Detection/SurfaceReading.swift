@@ -18,7 +18,7 @@ extension PageDetector {
     func surfaceReading(of colour: PixelBuffer) -> PageDetection? {
         guard let surface = Self.photoSurface(of: colour), let distance = colour.distance(from: surface) else { return nil }
         let small = workingCopy(of: distance)
-        guard case .page(let page) = reading(of: distance, working: small, leastConfidence: GradientField.laterPlaceConfidence),
+        guard case .page(let page, _) = reading(of: distance, working: small, leastConfidence: GradientField.laterPlaceConfidence),
               let (inside, outside) = Self.surfaceDistances(across: page.quad, distance: distance),
               inside - outside >= GradientField.minimumPaperStep, outside < inside / 2
         else { return nil }
@@ -65,12 +65,9 @@ extension PageDetector {
     /// grey levels of `distance` (`bandMedians`). Nil where too little of either band lies in
     /// the frame.
     static func surfaceDistances(across quad: Quad, distance image: PixelBuffer) -> (inside: Float, outside: Float)? {
-        func value(at p: Point) -> Float? {
-            let x = Int(p.x), y = Int(p.y)
-            guard p.x >= 0, p.y >= 0, x < image.width, y < image.height else { return nil }
-            return Float(image.pixels[y * image.width + x])
+        bandMedians(across: quad, longSide: Double(max(image.width, image.height))) { p in
+            image.pixelIndex(at: p).map { Float(image.pixels[$0]) }
         }
-        return bandMedians(across: quad, longSide: Double(max(image.width, image.height)), value: value)
     }
 
     /// Depth of the band along the frame that the surface's colour is read from, as a share of

@@ -23,7 +23,7 @@ extension PageDetector {
         // Where next to none of the photo holds that much colour (a receipt or a page scanned
         // flat, a grey room), no surface round a page can: the reading is not made at all.
         guard colouredShare(grey: workingGrey, whiteness: smallWhiteness) >= Self.leastColouredShare,
-              case .page(let page) = reading(of: whiteness, working: smallWhiteness, leastConfidence: GradientField.laterPlaceConfidence),
+              case .page(let page, _) = reading(of: whiteness, working: smallWhiteness, leastConfidence: GradientField.laterPlaceConfidence),
               let step = Self.colourStep(across: page.quad, colour: colour),
               step >= GradientField.minimumPaperStep
         else { return nil }
@@ -46,9 +46,7 @@ extension PageDetector {
     static func chromaMedians(across quad: Quad, colour image: PixelBuffer) -> (inside: Float, outside: Float)? {
         guard image.format == .rgb else { return nil }
         func colour(at p: Point) -> Float? {
-            let x = Int(p.x), y = Int(p.y)
-            guard p.x >= 0, p.y >= 0, x < image.width, y < image.height else { return nil }
-            let i = 3 * (y * image.width + x)
+            guard let i = image.pixelIndex(at: p).map({ 3 * $0 }) else { return nil }
             let r = image.pixels[i], g = image.pixels[i + 1], b = image.pixels[i + 2]
             return 2 * (Float(max(r, g, b)) - Float(min(r, g, b)))
         }

@@ -88,6 +88,13 @@ public struct PixelBuffer: Sendable, Equatable {
         return PixelBuffer(unchecked: width, height, .gray, grey)
     }
 
+    /// The index (in pixels, not bytes) of the pixel under `p`; nil off the image.
+    func pixelIndex(at p: Point) -> Int? {
+        let x = Int(p.x), y = Int(p.y)
+        guard p.x >= 0, p.y >= 0, x < width, y < height else { return nil }
+        return y * width + x
+    }
+
     /// Each pixel's distance from `colour` in RGB (the root of the channels' squared
     /// differences), clipped at 255, as grey (detection's surface reading; not part of the
     /// public surface). Nil for a grey buffer.
