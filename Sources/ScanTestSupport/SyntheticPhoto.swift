@@ -32,6 +32,9 @@ public enum SyntheticPhoto {
         /// A cream desk exactly as bright as the paper: the page steps from it only in colour,
         /// the desk lacking some blue. A dark wall shows past its far edge, along the top.
         case cream
+        /// The cream desk filling the whole frame, no wall past it: the best outline in grey is
+        /// the frame, as a flat scan's is.
+        case creamAllRound
         /// A pale blue wall as bright as the paper, and as bright in its least channel: the page
         /// steps from it only in chroma, as a page held up before a tinted wall does. A dark
         /// floor shows along the bottom.
@@ -143,6 +146,8 @@ public enum SyntheticPhoto {
                     case .cream:
                         // The brightness of the paper's white (248, 245.5, 238).
                         (r, g, b) = y < height / 20 ? (90, 60, 40) : (255, 247, 212)
+                    case .creamAllRound:
+                        (r, g, b) = (255, 247, 212)
                     case .blueWall:
                         // The paper's white (248, 245.5, 238) is brighter by 2.5 and its least
                         // channel by 2.

@@ -35,3 +35,14 @@ extension PageDetector {
     /// Samples each band must have in the frame for `bandMedians` to tell: a side's worth.
     static let leastBandSamples = 240
 }
+
+extension PageDetector {
+    /// How much brighter the band just inside `quad`'s sides is than the band just outside, in
+    /// grey levels of `grey` (`bandMedians`). Nil where too little of either band lies in the
+    /// frame.
+    static func brightnessStep(across quad: Quad, grey: PixelBuffer) -> Float? {
+        bandMedians(across: quad, longSide: Double(max(grey.width, grey.height))) { p in
+            grey.pixelIndex(at: p).map { Float(grey.pixels[$0]) }
+        }.map { $0.inside - $0.outside }
+    }
+}

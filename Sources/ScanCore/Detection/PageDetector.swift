@@ -67,14 +67,14 @@ public struct PageDetection: Sendable, Equatable {
 /// 9. each corner is placed again in the source's own pixels, where the edges of its two sides,
 ///    found across them to a fraction of a pixel, meet near it (`SourceRefinement`).
 ///
-/// Where no page is found, all of this runs again on the working copy exposed brighter (a gain
-/// of 1.1, then 1.2): a page held up before a wall brighter than it, or stepping faintly from
-/// its desk in dim light, may then pass; so found, it must be well backed. Where none is found
-/// still, steps 3 and 4 run once more for a page held up before a wall far brighter than its
-/// paper, which no gain brings to a light's level: there each outline is judged against a
-/// light at the level of what lies beyond it, and must carry print (`heldUpReading`). An
-/// outline found with nothing printed in it (a stretch of wall, a window pane) gives way to a
-/// printed page found so.
+/// Where no page is found that the reading would keep, all of this runs again on the working
+/// copy exposed brighter (a gain of 1.1, then 1.2): a page held up before a wall brighter than
+/// it, or stepping faintly from its desk in dim light, may then pass; so found, it must be well
+/// backed. Where none is found still, steps 3 and 4 run once more for a page held up before a
+/// wall far brighter than its paper, which no gain brings to a light's level: there each
+/// outline is judged against a light at the level of what lies beyond it, and must carry print
+/// (`heldUpReading`). An outline found with nothing printed in it (a stretch of wall, a window
+/// pane) gives way to a printed page found so.
 ///
 /// Where the grey reading finds neither a page nor the frame, all of this runs once more on
 /// the photo's whiteness (brightness less twice the chroma), for a page that steps from what it
@@ -82,7 +82,9 @@ public struct PageDetection: Sendable, Equatable {
 /// distance in colour from the surface along the frame, for a page that is not paper-white: a
 /// booklet's coloured cover (`surfaceReading`). Where that finds none either, the grey reading
 /// runs once more for a long, narrow, printed page down to 4% of the frame: a receipt or a
-/// ticket lying alone (`smallPageReading`).
+/// ticket lying alone (`smallPageReading`). Where the grey reading's best outline is the frame,
+/// but a surface, not a flat scan's white paper, shows along it (`photoSurface`), the whiteness
+/// is read too, for a page that steps from a coloured surface in colour alone.
 ///
 /// It returns nil for flat scans (the best outline is the image frame itself) and whenever the
 /// best outline is not convincing: a wrong crop is worse than none.
@@ -106,20 +108,33 @@ public struct PageDetector: Sendable {
     static let exposureGains: [Float] = [1.1, 1.2]
 
     /// The page in `image`, grey or colour. `colour` gives the colour photo a grey `image` was
-    /// decoded from, when it is wanted: only where the grey reading finds neither a page nor
-    /// the frame (`whitenessReading`).
+    /// decoded from, when it is wanted: only where the grey reading finds no page
+    /// (`whitenessReading`).
     public func detect(in image: PixelBuffer, colour: () -> PixelBuffer? = { nil }) -> PageDetection? {
         let grey = image.format == .gray ? image : image.grayscale()
         let small = workingCopy(of: grey)
-        switch reading(of: grey, working: small, leastConfidence: minimumConfidence) {
-        case .page(let page, _): return page
-        // A flat scan, in colour or not, is left alone, and a colour JPEG of one is not decoded
-        // again. (So a page exactly as bright as its desk, with nothing else in the photo,
-        // reads as a flat scan.)
-        case .frame: return nil
-        case .nothing:
+        // The photo in colour, the size of its brightness; nil for a grey one.
+        func colourPhoto() -> PixelBuffer? {
             guard let colour = image.format == .rgb ? image : colour(), colour.format == .rgb,
                   colour.width == grey.width, colour.height == grey.height else { return nil }
+            return colour
+        }
+        switch reading(of: grey, working: small, leastConfidence: minimumConfidence) {
+        case .page(let page, _): return page
+        case .frame:
+            // The frame is the best outline of a flat scan, and of a photo whose page steps from
+            // a coloured surface in colour alone (a grey page held up before a green wall of its
+            // brightness; paper clipped white on a cream desk clipped too). Along a flat scan's
+            // frame lies its white paper (`photoSurface`), and it is left alone. Else the
+            // whiteness is read, and a page found so must not step in brightness across its
+            // sides: one that does, the grey reading has seen and refused (a white box printed
+            // on a coloured flat scan).
+            guard let colour = colourPhoto(), Self.photoSurface(of: colour) != nil,
+                  let page = whitenessReading(of: colour, workingGrey: small),
+                  let step = Self.brightnessStep(across: page.quad, grey: grey), abs(step) < GradientField.minimumStep else { return nil }
+            return page
+        case .nothing:
+            guard let colour = colourPhoto() else { return nil }
             return whitenessReading(of: colour, workingGrey: small) ?? surfaceReading(of: colour)
                 ?? smallPageReading(grey: grey, workingGrey: small, colour: colour)
         }
@@ -151,14 +166,14 @@ public struct PageDetector: Sendable {
         // The paper checks read fixed steps and a light source's level. A page held up with its
         // face turned from the light is darker than a wall that is no light source, and a page
         // in dim light may step from the desk by less than they ask. Where no page is found
-        // (a flat scan's frame is an answer), the photo is read again as if exposed brighter:
-        // the steps grow with the gain, and a wall brighter than the page reaches the light's
-        // level. A page found only so must be well backed.
+        // that this reading would keep (a flat scan's frame is an answer), the photo is read
+        // again as if exposed brighter: the steps grow with the gain, and a wall brighter than
+        // the page reaches the light's level. A page found only so must be well backed.
         func secondLook() -> (outline: ScoredQuad, field: GradientField, textless: GradientField)? {
             Self.exposureGains.lazy.compactMap { brighterReading(of: small, gain: $0, closingRadius: radius) }.first
                 ?? heldUpReading(from: field, textless: textless)
         }
-        if found.map({ !$0.outline.isFrame && $0.outline.confidence < minimumConfidence }) ?? true {
+        if found.map({ !$0.outline.isFrame && $0.outline.confidence < leastConfidence }) ?? true {
             found = secondLook()
         } else if let blank = found, !blank.outline.isFrame,
                   field.printShare(inside: blank.outline.quad, textless: textless) < GradientField.leastPrint,
