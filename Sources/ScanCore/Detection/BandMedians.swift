@@ -1,8 +1,9 @@
 import Foundation
 
 // Whether a page stands off what lies round it is read the same way for every cue (chroma for
-// the whiteness reading, distance from the surface's colour for the surface reading): in a band
-// just inside its sides against one just outside.
+// the whiteness reading, distance from the surface's colour for the surface reading, brightness
+// for a page the whiteness finds where the grey reading saw only the frame): in a band just
+// inside its sides against one just outside.
 
 extension PageDetector {
     /// Medians of `value` over a band just inside `quad`'s sides and one just outside, sampled
@@ -34,9 +35,7 @@ extension PageDetector {
 
     /// Samples each band must have in the frame for `bandMedians` to tell: a side's worth.
     static let leastBandSamples = 240
-}
 
-extension PageDetector {
     /// How much brighter the band just inside `quad`'s sides is than the band just outside, in
     /// grey levels of `grey` (`bandMedians`). Nil where too little of either band lies in the
     /// frame.
