@@ -1623,6 +1623,27 @@ import Testing
         #expect(PageDetector().detect(in: boxed) == nil)
     }
 
+    @Test("a green cover as bright as its grey desk, where in grey the frame is the best outline, is found by its distance from the desk's colour")
+    func coverAsBrightAsDesk() throws {
+        // The light desk is (222, 220, 214), 220 bright; the cover, 218. (Light falling off
+        // across the desk by 30%, as in the other photos, would take the desk's far corner
+        // further from its median colour than the cover lies.)
+        let photo = try SyntheticPhoto.make(page: Self.cover(colour: (190, 236, 200), whiteBand: 0), corners: Self.corners,
+                                            width: 800, height: 800, background: .light, shading: 0.1)
+        let grey = photo.grayscale()
+        let detector = PageDetector()
+        let small = detector.workingCopy(of: grey)
+        guard case .frame = detector.reading(of: grey, working: small, leastConfidence: detector.minimumConfidence) else {
+            Issue.record("the grey reading should answer with the frame")
+            return
+        }
+        #expect(detector.whitenessReading(of: photo, workingGrey: small) == nil)
+        #expect(detector.detect(in: grey) == nil)
+        let found = try #require(detector.detect(in: photo))
+        let error = SyntheticPhoto.cornerError(found.quad, Self.corners)
+        #expect(error < 8, "corner error \(error) px: \(found.quad)")
+    }
+
     @Test("the surface's colour is read along the frame, and how far from it a page and the band round it lie")
     func surfaceDistances() throws {
         let photo = try SyntheticPhoto.make(page: Self.cover(colour: (50, 80, 150), whiteBand: 0), corners: Self.corners,

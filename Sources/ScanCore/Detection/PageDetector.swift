@@ -84,7 +84,8 @@ public struct PageDetection: Sendable, Equatable {
 /// runs once more for a long, narrow, printed page down to 4% of the frame: a receipt or a
 /// ticket lying alone (`smallPageReading`). Where the grey reading's best outline is the frame,
 /// but a surface, not a flat scan's white paper, shows along it (`photoSurface`), the whiteness
-/// is read too, for a page that steps from a coloured surface in colour alone.
+/// and then the distance from the surface's colour are read too, for a page that steps from
+/// what it lies on in colour alone.
 ///
 /// It returns nil for flat scans (the best outline is the image frame itself) and whenever the
 /// best outline is not convincing: a wrong crop is worse than none.
@@ -123,14 +124,15 @@ public struct PageDetector: Sendable {
         case .page(let page, _): return page
         case .frame:
             // The frame is the best outline of a flat scan, and of a photo whose page steps from
-            // a coloured surface in colour alone (a grey page held up before a green wall of its
-            // brightness; paper clipped white on a cream desk clipped too). Along a flat scan's
-            // frame lies its white paper (`photoSurface`), and it is left alone. Else the
-            // whiteness is read, and a page found so must not step in brightness across its
-            // sides: one that does, the grey reading has seen and refused (a white box printed
-            // on a coloured flat scan).
+            // what it lies on in colour alone (a grey page held up before a green wall of its
+            // brightness; paper clipped white on a cream desk clipped too; a green cover on a
+            // grey desk as bright). Along a flat scan's frame lies its white paper
+            // (`photoSurface`), and it is left alone. Else the whiteness is read, then the
+            // distance from the surface's colour, and a page found so must not step in
+            // brightness across its sides: one that does, the grey reading has seen and refused
+            // (a white box printed on a coloured flat scan).
             guard let colour = colourPhoto(), Self.photoSurface(of: colour) != nil,
-                  let page = whitenessReading(of: colour, workingGrey: small),
+                  let page = whitenessReading(of: colour, workingGrey: small) ?? surfaceReading(of: colour),
                   let step = Self.brightnessStep(across: page.quad, grey: grey), abs(step) < GradientField.minimumStep else { return nil }
             return page
         case .nothing:
