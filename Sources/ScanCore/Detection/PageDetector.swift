@@ -127,11 +127,14 @@ public struct PageDetector: Sendable {
             // what it lies on in colour alone (a grey page held up before a green wall of its
             // brightness; paper clipped white on a cream desk clipped too; a green cover on a
             // grey desk as bright). Along a flat scan's frame lies its white paper
-            // (`photoSurface`), and it is left alone. Else the whiteness is read, then the
-            // distance from the surface's colour, and a page found so must not step in
-            // brightness across its sides: one that does, the grey reading has seen and refused
-            // (a white box printed on a coloured flat scan).
-            guard let colour = colourPhoto(), Self.photoSurface(of: colour) != nil,
+            // (`photoSurface`), and it is left alone; read first in brightness, so a flat scan's
+            // colour is not decoded again for nothing (a page clipped white on a desk clipped
+            // with it is left alone too). Else the whiteness is read, then the distance from the
+            // surface's colour, and a page found so must not step in brightness across its
+            // sides: one that does, the grey reading has seen and refused (a white box printed
+            // on a coloured flat scan).
+            guard let band = Self.surfaceBrightness(of: grey), band < GradientField.lightLevel,
+                  let colour = colourPhoto(), Self.photoSurface(of: colour) != nil,
                   let page = whitenessReading(of: colour, workingGrey: small) ?? surfaceReading(of: colour),
                   let step = Self.brightnessStep(across: page.quad, grey: grey), abs(step) < GradientField.minimumStep else { return nil }
             return page

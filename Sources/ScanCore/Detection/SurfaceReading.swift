@@ -40,25 +40,38 @@ extension PageDetector {
     /// frame (`surfaceBand` of its long side deep), where a page that does not fill the photo
     /// leaves the surface showing along most of it. Nil where the band is too small to tell.
     static func surfaceColour(of image: PixelBuffer) -> SIMD3<Float>? {
-        guard image.format == .rgb else { return nil }
+        guard image.format == .rgb, let medians = frameBandMedians(of: image) else { return nil }
+        return SIMD3(medians[0], medians[1], medians[2])
+    }
+
+    /// The brightness of what the page lies on, read as `surfaceColour` reads its colour, in a
+    /// grey image. Nil where the band is too small to tell.
+    static func surfaceBrightness(of grey: PixelBuffer) -> Float? {
+        guard grey.format == .gray else { return nil }
+        return frameBandMedians(of: grey)?.first
+    }
+
+    /// The median of each of `image`'s channels over the band along its frame.
+    private static func frameBandMedians(of image: PixelBuffer) -> [Float]? {
+        let count = image.format == .rgb ? 3 : 1
         let band = max(1, Int(surfaceBand * Double(max(image.width, image.height))))
         guard image.width > 2 * band, image.height > 2 * band else { return nil }
         // A sparse grid: a few thousand samples fix a median well.
         let stride = max(1, band / 4)
-        var channels: [[Float]] = [[], [], []]
+        var channels = [[Float]](repeating: [], count: count)
         for y in Swift.stride(from: 0, to: image.height, by: stride) {
             let edgeRow = y < band || y >= image.height - band
             for x in Swift.stride(from: 0, to: image.width, by: stride) where edgeRow || x < band || x >= image.width - band {
-                let i = 3 * (y * image.width + x)
-                for c in 0..<3 { channels[c].append(Float(image.pixels[i + c])) }
+                let i = count * (y * image.width + x)
+                for c in 0..<count { channels[c].append(Float(image.pixels[i + c])) }
             }
         }
-        var median = SIMD3<Float>()
-        for c in 0..<3 {
+        var medians: [Float] = []
+        for c in 0..<count {
             guard let m = channels[c].selectKth(channels[c].count / 2) else { return nil }
-            median[c] = m
+            medians.append(m)
         }
-        return median
+        return medians
     }
 
     /// How far from the surface's colour the page lies, and the band just outside its sides, in
