@@ -1642,13 +1642,19 @@ import Testing
         #expect(PageDetector().detect(in: boxed) == nil)
     }
 
-    @Test("a green cover as bright as its grey desk, where in grey the frame is the best outline, is found by its distance from the desk's colour")
+    @Test("a green cover as bright as its grey desk, where in grey the frame is the best outline, is found by its distance from the desk's colour; blank, it is not")
     func coverAsBrightAsDesk() throws {
-        // The light desk is (222, 220, 214), 220 bright; the cover, 218. (Light falling off
-        // across the desk by 30%, as in the other photos, would take the desk's far corner
-        // further from its median colour than the cover lies.)
-        let photo = try SyntheticPhoto.make(page: Self.cover(colour: (190, 236, 200), whiteBand: 0), corners: Self.corners,
-                                            width: 800, height: 800, background: .light, shading: 0.1)
+        // The light desk is (222, 220, 214), 220 bright; the cover, 218, its title printed dark.
+        // (Light falling off across the desk by 30%, as in the other photos, would take the
+        // desk's far corner further from its median colour than the cover lies.)
+        var cover = Self.cover(colour: (190, 236, 200), whiteBand: 0)
+        for y in 40..<56 {
+            for x in 40..<300 where (x / 23) % 4 != 3 {
+                let i = 3 * (y * cover.width + x)
+                (cover.pixels[i], cover.pixels[i + 1], cover.pixels[i + 2]) = (30, 30, 30)
+            }
+        }
+        let photo = try SyntheticPhoto.make(page: cover, corners: Self.corners, width: 800, height: 800, background: .light, shading: 0.1)
         let grey = photo.grayscale()
         let detector = PageDetector()
         let small = detector.workingCopy(of: grey)
@@ -1661,6 +1667,11 @@ import Testing
         let found = try #require(detector.detect(in: photo))
         let error = SyntheticPhoto.cornerError(found.quad, Self.corners)
         #expect(error < 8, "corner error \(error) px: \(found.quad)")
+        // Blank, with nothing printed on it, the same card is nothing to read.
+        var blank = cover
+        for i in stride(from: 0, to: blank.pixels.count, by: 3) { (blank.pixels[i], blank.pixels[i + 1], blank.pixels[i + 2]) = (190, 236, 200) }
+        let card = try SyntheticPhoto.make(page: blank, corners: Self.corners, width: 800, height: 800, background: .light, shading: 0.1)
+        #expect(detector.detect(in: card) == nil)
     }
 
     @Test("the surface's colour is read along the frame, and how far from it a page and the band round it lie")

@@ -132,11 +132,13 @@ public struct PageDetector: Sendable {
             // with it is left alone too). Else the whiteness is read, then the distance from the
             // surface's colour, and a page found so must not step in brightness across its
             // sides: one that does, the grey reading has seen and refused (a white box printed
-            // on a coloured flat scan).
+            // on a coloured flat scan). And it must carry some print: a blank coloured card or a
+            // painted panel, seen in colour alone, is nothing to read.
             guard let band = Self.surfaceBrightness(of: grey), band < GradientField.lightLevel,
                   let colour = colourPhoto(), Self.photoSurface(of: colour) != nil,
                   let page = whitenessReading(of: colour, workingGrey: small) ?? surfaceReading(of: colour),
-                  let step = Self.brightnessStep(across: page.quad, grey: grey), abs(step) < GradientField.minimumStep else { return nil }
+                  let step = Self.brightnessStep(across: page.quad, grey: grey), abs(step) < GradientField.minimumStep,
+                  printShare(inside: page.quad, of: grey, working: small) >= GradientField.leastPrint else { return nil }
             return page
         case .nothing:
             guard let colour = colourPhoto() else { return nil }
@@ -158,13 +160,26 @@ public struct PageDetector: Sendable {
         image.downsampled(by: max(1, Int((Double(max(image.width, image.height)) / Double(workingSize)).rounded(.up))))
     }
 
+    /// The radius of the closing that wipes the print out of the working copy `small`.
+    static func closingRadius(of small: PixelBuffer) -> Int {
+        max(2, Int((GradientField.closingShare * Double(max(small.width, small.height))).rounded()))
+    }
+
+    /// The share of `quad` (in `grey`'s pixels) that print darkens (`printShare`), read in the
+    /// working copy `small`.
+    func printShare(inside quad: Quad, of grey: PixelBuffer, working small: PixelBuffer) -> Double {
+        let (field, textless) = GradientField.views(of: small, closingRadius: Self.closingRadius(of: small))
+        return field.printShare(inside: quad.scaled(Double(small.width) / Double(grey.width), Double(small.height) / Double(grey.height)),
+                                textless: textless)
+    }
+
     /// The page read from one channel (`image` is grey; `small`, its `workingCopy`), kept where
     /// backed `leastConfidence`.
     func reading(of image: PixelBuffer, working small: PixelBuffer, leastConfidence: Double) -> Reading {
         guard small.width >= 16, small.height >= 16 else { return .nothing }
         // With the print wiped out, a faint page edge that the lines of text outvote in the
         // first view is among the strongest lines, and the page is a plain bright region.
-        let radius = max(2, Int((GradientField.closingShare * Double(max(small.width, small.height))).rounded()))
+        let radius = Self.closingRadius(of: small)
         let (field, textless) = GradientField.views(of: small, closingRadius: radius)
         var found = field.pageOutline(minimumAreaFraction: minimumAreaFraction, minimumConfidence: minimumConfidence, textless: textless)
             .map { (outline: $0, field: field, textless: textless) }
