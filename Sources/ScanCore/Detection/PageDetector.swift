@@ -122,7 +122,7 @@ public struct PageDetector: Sendable {
         }
         switch reading(of: grey, working: small, leastConfidence: minimumConfidence) {
         case .page(let page, _): return page
-        case .frame:
+        case .frame(let field, let textless):
             // The frame is the best outline of a flat scan, and of a photo whose page steps from
             // what it lies on in colour alone (a grey page held up before a green wall of its
             // brightness; paper clipped white on a cream desk clipped too; a green cover on a
@@ -138,7 +138,8 @@ public struct PageDetector: Sendable {
                   let colour = colourPhoto(), Self.photoSurface(of: colour) != nil,
                   let page = whitenessReading(of: colour, workingGrey: small) ?? surfaceReading(of: colour),
                   let step = Self.brightnessStep(across: page.quad, grey: grey), abs(step) < GradientField.minimumStep,
-                  printShare(inside: page.quad, of: grey, working: small) >= GradientField.leastPrint else { return nil }
+                  field.printShare(inside: page.quad.scaled(Double(small.width) / Double(grey.width), Double(small.height) / Double(grey.height)),
+                                   textless: textless) >= GradientField.leastPrint else { return nil }
             return page
         case .nothing:
             guard let colour = colourPhoto() else { return nil }
@@ -150,8 +151,9 @@ public struct PageDetector: Sendable {
     enum Reading {
         /// The page, and the share of its outline's inside that print darkens (`printShare`).
         case page(PageDetection, printShare: Double)
-        /// The best outline is the frame: a flat scan.
-        case frame
+        /// The best outline is the frame: a flat scan. With the views it was read in, where
+        /// print is read if a page is found in colour after all.
+        case frame(field: GradientField, textless: GradientField)
         case nothing
     }
 
@@ -163,14 +165,6 @@ public struct PageDetector: Sendable {
     /// The radius of the closing that wipes the print out of the working copy `small`.
     static func closingRadius(of small: PixelBuffer) -> Int {
         max(2, Int((GradientField.closingShare * Double(max(small.width, small.height))).rounded()))
-    }
-
-    /// The share of `quad` (in `grey`'s pixels) that print darkens (`printShare`), read in the
-    /// working copy `small`.
-    func printShare(inside quad: Quad, of grey: PixelBuffer, working small: PixelBuffer) -> Double {
-        let (field, textless) = GradientField.views(of: small, closingRadius: Self.closingRadius(of: small))
-        return field.printShare(inside: quad.scaled(Double(small.width) / Double(grey.width), Double(small.height) / Double(grey.height)),
-                                textless: textless)
     }
 
     /// The page read from one channel (`image` is grey; `small`, its `workingCopy`), kept where
@@ -204,7 +198,7 @@ public struct PageDetector: Sendable {
             found = printed
         }
         guard let (best, field, textless) = found else { return .nothing }
-        if best.isFrame { return .frame }
+        if best.isFrame { return .frame(field: field, textless: textless) }
         guard best.confidence >= leastConfidence else { return .nothing }
         // Where a side of the outline chosen bends near a corner, that corner moves to where the
         // sides end (`bentCorners`); the checks above judged the outline as it was.
