@@ -185,6 +185,31 @@ import Testing
         }
     }
 
+    /// Photo 40 of `scripts/make-photos --conditions held --seed 843`, scaled down the same way:
+    /// a page held up at a slant before a framed pane, brighter than it. The best edge outline
+    /// takes in the page, the pane and a strip of wall, and the closing takes the pane's dark
+    /// frame for a little print (0.075 of it); the page alone, found on a second look, is
+    /// fully printed and wins.
+    @Test("a page held up before a framed pane is found alone, not with the pane")
+    func heldBeforeFramedPane() throws {
+        let photo = try Self.fixture("held-before-framed-pane.png")
+        let page = Quad(topLeft: Point(116.2, 49.5), topRight: Point(170.3, 30.5), bottomRight: Point(262.9, 157.5), bottomLeft: Point(163.4, 207.3))
+        let detection = try #require(PageDetector().detect(in: photo))
+        #expect(detection.quad.intersectionOverUnion(page) > 0.95, "\(detection.quad.corners)")
+        #expect(SyntheticPhoto.cornerError(detection.quad, page) < 5, "\(detection.quad.corners)")
+    }
+
+    /// Which outline of two, the first with `first` of it printed, the second with `print`
+    /// (`printShare`), is kept: a printed page replaces a blank outline, but a sparse page is
+    /// kept beside one only a little busier.
+    @Test("a second outline replaces the first only with clearly more print", arguments: [
+        (0.005, 0.04, true), (0.005, 0.03, false), (0.05, 0.08, true), (0.05, 0.07, false),
+        (0.07, 0.1, false), (0.07, 0.11, true),
+    ])
+    func printOutweighs(first: Double, print: Double, replaces: Bool) {
+        #expect(PageDetector.outweighs(print, first) == replaces)
+    }
+
     /// The same scene with a blank panel in place of the page: a pale door panel or a window
     /// pane in its frame has the same outline and the same steps, but no print.
     @Test("a blank panel before a brighter wall is not taken for a page held up")

@@ -73,8 +73,8 @@ public struct PageDetection: Sendable, Equatable {
 /// backed. Where none is found still, steps 3 and 4 run once more for a page held up before a
 /// wall far brighter than its paper, which no gain brings to a light's level: there each
 /// outline is judged against a light at the level of what lies beyond it, and must carry print
-/// (`heldUpReading`). An outline found with nothing printed in it (a stretch of wall, a window
-/// pane) gives way to a printed page found so.
+/// (`heldUpReading`). An outline found with little or nothing printed in it (a stretch of
+/// wall, a window pane in its frame) gives way to a page found so with clearly more print.
 ///
 /// Where the grey reading finds neither a page nor the frame, all of this runs once more on
 /// the photo's whiteness (brightness less twice the chroma), for a page that steps from what it
@@ -189,12 +189,12 @@ public struct PageDetector: Sendable {
         }
         if found.map({ !$0.outline.isFrame && $0.outline.confidence < leastConfidence }) ?? true {
             found = secondLook()
-        } else if let blank = found, !blank.outline.isFrame,
-                  field.printShare(inside: blank.outline.quad, textless: textless) < GradientField.leastPrint,
+        } else if let sparse = found, !sparse.outline.isFrame,
+                  case let print = field.printShare(inside: sparse.outline.quad, textless: textless), print < GradientField.fullyPrinted,
                   let printed = secondLook(),
-                  printed.field.printShare(inside: printed.outline.quad, textless: printed.textless) >= GradientField.printedPage {
-            // An outline with nothing printed in it (a stretch of wall, a window pane, a blank
-            // sheet) gives way to a printed page found on a second look.
+                  Self.outweighs(printed.field.printShare(inside: printed.outline.quad, textless: printed.textless), print) {
+            // An outline with little or nothing printed in it (a stretch of wall, a window pane
+            // in its frame, a blank sheet) gives way to a printed page found on a second look.
             found = printed
         }
         guard let (best, field, textless) = found else { return .nothing }
@@ -209,6 +209,20 @@ public struct PageDetector: Sendable {
         return .page(PageDetection(quad: image.refinedOutline(bent.scaled(sx, sy), scale: max(sx, sy)),
                                    confidence: field.reportedConfidence(best, printShare: print)), printShare: print)
     }
+
+    /// Whether an outline found on a second look, with `print` of it printed (`printShare`),
+    /// replaces the first outline, with `first` printed (under `fullyPrinted`). Beside one
+    /// with nothing printed, any printed page wins; beside one with a little (the closing
+    /// takes a pane's frame or a door's edge for print), only a fully printed one with clearly
+    /// more, so a sparse page is not given up for a busier poster or a fold of itself.
+    static func outweighs(_ print: Double, _ first: Double) -> Bool {
+        first < GradientField.leastPrint ? print >= GradientField.printedPage
+            : print >= GradientField.fullyPrinted && print >= clearlyMorePrint * first
+    }
+
+    /// How many times the print of the outline it replaces a fully printed page found on a
+    /// second look must carry (`outweighs`).
+    static let clearlyMorePrint = 1.5
 
     /// The page outline read from `small` exposed brighter by `gain`, and the views it was read
     /// in; nil unless it is a page backed as well as a later place must be.
