@@ -213,15 +213,15 @@ public struct PageDetector: Sendable {
     /// Whether an outline found on a second look, with `print` of it printed (`printShare`),
     /// replaces the first outline, with `first` printed (under `fullyPrinted`). Beside one
     /// with nothing printed, any printed page wins; beside one with a little (the closing
-    /// takes a pane's frame or a door's edge for print), only a fully printed one with clearly
-    /// more, so a sparse page is not given up for a busier poster or a fold of itself.
+    /// takes a pane's dark frame for print), only a fully printed one with clearly more, so a
+    /// sparse page is not given up for whatever busier thing a second look finds.
     static func outweighs(_ print: Double, _ first: Double) -> Bool {
         first < GradientField.leastPrint ? print >= GradientField.printedPage
             : print >= GradientField.fullyPrinted && print >= clearlyMorePrint * first
     }
 
-    /// How many times the print of the outline it replaces a fully printed page found on a
-    /// second look must carry (`outweighs`).
+    /// How many times as much print as the outline it replaces a page found on a second look
+    /// must carry where that outline has a little (`outweighs`).
     static let clearlyMorePrint = 1.5
 
     /// The page outline read from `small` exposed brighter by `gain`, and the views it was read
