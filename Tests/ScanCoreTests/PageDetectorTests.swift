@@ -207,7 +207,7 @@ import Testing
         (0.07, 0.1, false), (0.07, 0.11, true),
     ])
     func printOutweighs(first: Double, print: Double, replaces: Bool) {
-        #expect(PageDetector.outweighs(print, first) == replaces)
+        #expect(PageDetector.outweighs(print, over: first) == replaces)
     }
 
     /// The same scene with a blank panel in place of the page: a pale door panel or a window

@@ -190,9 +190,9 @@ public struct PageDetector: Sendable {
         if found.map({ !$0.outline.isFrame && $0.outline.confidence < leastConfidence }) ?? true {
             found = secondLook()
         } else if let sparse = found, !sparse.outline.isFrame,
-                  case let print = field.printShare(inside: sparse.outline.quad, textless: textless), print < GradientField.fullyPrinted,
+                  case let sparsePrint = field.printShare(inside: sparse.outline.quad, textless: textless), sparsePrint < GradientField.fullyPrinted,
                   let printed = secondLook(),
-                  Self.outweighs(printed.field.printShare(inside: printed.outline.quad, textless: printed.textless), print) {
+                  Self.outweighs(printed.field.printShare(inside: printed.outline.quad, textless: printed.textless), over: sparsePrint) {
             // An outline with little or nothing printed in it (a stretch of wall, a window pane
             // in its frame, a blank sheet) gives way to a printed page found on a second look.
             found = printed
@@ -215,7 +215,7 @@ public struct PageDetector: Sendable {
     /// with nothing printed, any printed page wins; beside one with a little (the closing
     /// takes a pane's dark frame for print), only a fully printed one with clearly more, so a
     /// sparse page is not given up for whatever busier thing a second look finds.
-    static func outweighs(_ print: Double, _ first: Double) -> Bool {
+    static func outweighs(_ print: Double, over first: Double) -> Bool {
         first < GradientField.leastPrint ? print >= GradientField.printedPage
             : print >= GradientField.fullyPrinted && print >= clearlyMorePrint * first
     }
