@@ -1711,7 +1711,7 @@ import Testing
         #expect(inside > 220 && inside < 245 && outside < 3, "\(inside), \(outside)")
         // A grey image has no colour to read.
         #expect(PageDetector.surfaceColour(of: photo.grayscale()) == nil)
-        #expect(PageDetector().surfaceReading(of: photo.grayscale()) == nil)
+        #expect(PageDetector().surfaceReading(of: photo.grayscale(), grey: photo.grayscale(), workingGrey: photo.grayscale()) == nil)
     }
 
     @Test("no page, no quad")

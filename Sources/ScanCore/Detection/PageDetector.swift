@@ -80,7 +80,9 @@ public struct PageDetection: Sendable, Equatable {
 /// the photo's whiteness (brightness less twice the chroma), for a page that steps from what it
 /// lies on only in colour (`whitenessReading`), and where that finds none, on each pixel's
 /// distance in colour from the surface along the frame, for a page that is not paper-white: a
-/// booklet's coloured cover (`surfaceReading`). Where that finds none either, the grey reading
+/// booklet's coloured cover (`surfaceReading`), grown over a white band across one end of it,
+/// near a pale desk's colour but brighter than the desk (`extendedOverSheetBand`). Where that
+/// finds none either, the grey reading
 /// runs once more for a long, narrow, printed page down to 4% of the frame: a receipt or a
 /// ticket lying alone (`smallPageReading`). Where the grey reading's best outline is the frame,
 /// but a surface, not a flat scan's white paper, shows along it (`photoSurface`), the whiteness
@@ -136,14 +138,14 @@ public struct PageDetector: Sendable {
             // painted panel, seen in colour alone, is nothing to read.
             guard let band = Self.surfaceBrightness(of: grey), band < GradientField.lightLevel,
                   let colour = colourPhoto(), Self.photoSurface(of: colour) != nil,
-                  let page = whitenessReading(of: colour, workingGrey: small) ?? surfaceReading(of: colour),
+                  let page = whitenessReading(of: colour, workingGrey: small) ?? surfaceReading(of: colour, grey: grey, workingGrey: small),
                   let step = Self.brightnessStep(across: page.quad, grey: grey), abs(step) < GradientField.minimumStep,
                   field.printShare(inside: page.quad.scaled(Double(small.width) / Double(grey.width), Double(small.height) / Double(grey.height)),
                                    textless: textless) >= GradientField.leastPrint else { return nil }
             return page
         case .nothing:
             guard let colour = colourPhoto() else { return nil }
-            return whitenessReading(of: colour, workingGrey: small) ?? surfaceReading(of: colour)
+            return whitenessReading(of: colour, workingGrey: small) ?? surfaceReading(of: colour, grey: grey, workingGrey: small)
                 ?? smallPageReading(grey: grey, workingGrey: small, colour: colour)
         }
     }

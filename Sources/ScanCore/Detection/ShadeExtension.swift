@@ -93,55 +93,20 @@ extension GradientField {
         guard levelSides.isEmpty || (levelSide && levelSides.count == 1) else { return nil }
         // The band's step against the desk beside it, which its far edge's may exceed only so much.
         let besideStep = max(abs(besideBefore), abs(besideAfter))
-        // Row `d` of the band beyond side `k`, between its neighbours carried on; nil where they
-        // meet far off (nearly parallel to the crease) and bound no band.
-        func band(_ d: Double) -> (Point, Point)? {
-            guard let (from, to) = row(beyond: k, of: q, at: d), from.distance(to: to) <= Double(width + height) else { return nil }
-            return (from, to)
-        }
-        // The median level along `row` over part `portion` of it; nil where it leaves the frame.
-        func level(_ row: (Point, Point), _ portion: ClosedRange<Double>) -> Float? {
-            let (from, to) = row
-            let length = from.distance(to: to)
-            var values: [Float] = []
-            var t = portion.lowerBound * length
-            while t <= portion.upperBound * length {
-                guard let value = textless.level(at: from + (to - from) * (t / length)) else { return nil }
-                values.append(value)
-                t += 1
-            }
-            return values.selectKth(values.count / 2)
-        }
-        var lead = Self.shadeLead.compactMap { d in band(Double(d)).flatMap { level($0, 0.15...0.85) } }
+        var lead = Self.shadeLead.compactMap { d in bandRow(beyond: k, of: q, at: Double(d)).flatMap { textless.medianLevel(along: $0, 0.15...0.85) } }
         guard lead.count == Self.shadeLead.count, let shade = lead.selectKth(lead.count / 2),
               shade >= Self.shadeFloor * paper else { return nil }
-        // Each row past the crease is cut once and read in every part of it; a part's profile
-        // ends where it leaves the frame.
-        let reach = Self.maximumShadeDepth * depth
         let first = Double(Self.shadeLead.upperBound + 1)
-        var profiles = [[Float]](repeating: [], count: Self.shadePortions.count)
-        var open = [Bool](repeating: true, count: profiles.count)
-        var d = first
-        while d <= reach, open.contains(true), let row = band(d) {
-            for j in profiles.indices where open[j] {
-                if let value = level(row, Self.shadePortions[j]) { profiles[j].append(value) } else { open[j] = false }
-            }
-            d += 1
-        }
+        let profiles = textless.bandProfiles(beyond: k, of: q, from: first, to: Self.maximumShadeDepth * depth)
         // In each part of the row, the far edge is the strongest rise in level past the crease
         // (a slow shading across the band rises too, but over many rows), to a level that
         // stays clearly above the band's just before it; or fall, either way. Then the desk's
         // level can cross the band's along the far edge, and one part of it show no step.
         // Each side of a blurred edge at row `i` is read in three rows clear of it.
         func sides(_ profile: [Float], _ i: Int) -> (before: ArraySlice<Float>, after: ArraySlice<Float>) {
-            (profile[(i - 4)...(i - 2)], profile[(i + 2)...(i + 4)])
+            Self.rowsBeside(i, in: profile)
         }
-        func changes(_ profile: [Float]) -> [(step: Float, at: Int)] {
-            (4..<max(4, profile.count - 4)).map { i in
-                let (before, after) = sides(profile, i)
-                return (step: (after.reduce(0, +) - before.reduce(0, +)) / 3, at: i)
-            }
-        }
+        func changes(_ profile: [Float]) -> [(step: Float, at: Int)] { Self.levelChanges(in: profile) }
         func strength(_ change: (step: Float, at: Int)) -> Float { eitherWay ? abs(change.step) : change.step }
         // The far edge at `rise` in this part of the row, or nil where it is none.
         func end(_ portion: ClosedRange<Double>, _ profile: [Float], _ rise: (step: Float, at: Int)) -> FarEnd? {
@@ -152,7 +117,7 @@ extension GradientField {
             let (beforePart, afterPart) = sides(profile, rise.at)
             let clear = rise.step > 0 ? (afterPart.min() ?? 0) - (beforePart.max() ?? 0) : (beforePart.min() ?? 0) - (afterPart.max() ?? 0)
             // All the way to it, the band is paper: a dark object past the page is far darker.
-            guard clear >= Self.minimumFarStep, let (from, to) = band(first + Double(rise.at)),
+            guard clear >= Self.minimumFarStep, let (from, to) = bandRow(beyond: k, of: q, at: first + Double(rise.at)),
                   (profile[..<max(0, rise.at - 2)].min() ?? shade) >= Self.shadeFloor * paper else { return nil }
             let middle = (portion.lowerBound + portion.upperBound) / 2
             return FarEnd(point: from + (to - from) * middle, step: rise.step)
@@ -171,15 +136,7 @@ extension GradientField {
         // ends where, along the far edge, the line from its crease corner steps down into the
         // band most steeply: the median step along it, which rows of print crossing a line turned
         // into the band do not move as they move the mean.
-        let sides = sidesOf(q)
-        let before = Line(through: sides[(k + 3) % 4].0, sides[(k + 3) % 4].1)
-        let after = Line(through: sides[(k + 1) % 4].0, sides[(k + 1) % 4].1)
-        guard let farBefore = rough.intersection(before), let farAfter = rough.intersection(after) else { return nil }
-        var corners = c
-        corners[k] = farBefore
-        corners[(k + 1) % 4] = farAfter
-        let carried = Quad(topLeft: corners[0], topRight: corners[1], bottomRight: corners[2], bottomLeft: corners[3])
-        guard carried.isConvex, carried.signedArea > 0, inBounds(carried) else { return nil }
+        guard let (_, farBefore, farAfter) = carried(q, past: k, to: rough) else { return nil }
         let turn = tan(Self.maximumShadeTurn)
         // Clockwise, so that each normal points into the sheet: the side before the crease
         // runs out to the far edge, which runs as the crease does, and the side after comes back.
@@ -258,6 +215,72 @@ extension GradientField {
             return outline(cornerBefore, farAfter, levelSides: [2])
         }
         return nil
+    }
+
+    /// `q` with side `k`'s corners carried out along the sides meeting it to `farEdge`, and those
+    /// corners; nil where the outline so grown is not convex or leaves the frame.
+    func carried(_ q: Quad, past k: Int, to farEdge: Line) -> (quad: Quad, before: Point, after: Point)? {
+        let sides = sidesOf(q)
+        let before = Line(through: sides[(k + 3) % 4].0, sides[(k + 3) % 4].1)
+        let after = Line(through: sides[(k + 1) % 4].0, sides[(k + 1) % 4].1)
+        guard let farBefore = farEdge.intersection(before), let farAfter = farEdge.intersection(after) else { return nil }
+        var corners = q.corners
+        corners[k] = farBefore
+        corners[(k + 1) % 4] = farAfter
+        let grown = Quad(topLeft: corners[0], topRight: corners[1], bottomRight: corners[2], bottomLeft: corners[3])
+        guard grown.isConvex, grown.signedArea > 0, inBounds(grown) else { return nil }
+        return (grown, farBefore, farAfter)
+    }
+
+    /// Row `d` of the band past side `k` of `q`, between its neighbours carried on; nil where
+    /// they meet far off (nearly parallel to side `k`) and bound no band.
+    func bandRow(beyond k: Int, of q: Quad, at d: Double) -> (Point, Point)? {
+        guard let (from, to) = row(beyond: k, of: q, at: d), from.distance(to: to) <= Double(width + height) else { return nil }
+        return (from, to)
+    }
+
+    /// The median level along `row` over part `portion` of it; nil where it leaves the frame.
+    func medianLevel(along row: (Point, Point), _ portion: ClosedRange<Double>) -> Float? {
+        let (from, to) = row
+        let length = from.distance(to: to)
+        var values: [Float] = []
+        var t = portion.lowerBound * length
+        while t <= portion.upperBound * length {
+            guard let value = level(at: from + (to - from) * (t / length)) else { return nil }
+            values.append(value)
+            t += 1
+        }
+        return values.selectKth(values.count / 2)
+    }
+
+    /// The level profile of the band past side `k` of `q` in each of `shadePortions` of its
+    /// rows (`bandRow`), row by row from `first` out to `reach`: each row is cut once and read
+    /// in every part of it, and a part's profile ends where it leaves the frame.
+    func bandProfiles(beyond k: Int, of q: Quad, from first: Double, to reach: Double) -> [[Float]] {
+        var profiles = [[Float]](repeating: [], count: Self.shadePortions.count)
+        var open = [Bool](repeating: true, count: profiles.count)
+        var d = first
+        while d <= reach, open.contains(true), let row = bandRow(beyond: k, of: q, at: d) {
+            for j in profiles.indices where open[j] {
+                if let value = medianLevel(along: row, Self.shadePortions[j]) { profiles[j].append(value) } else { open[j] = false }
+            }
+            d += 1
+        }
+        return profiles
+    }
+
+    /// The three rows of `profile` either side of row `i`, clear of an edge blurred across it.
+    static func rowsBeside(_ i: Int, in profile: [Float]) -> (before: ArraySlice<Float>, after: ArraySlice<Float>) {
+        (profile[(i - 4)...(i - 2)], profile[(i + 2)...(i + 4)])
+    }
+
+    /// The change in level at each row of `profile` that has three rows clear either side
+    /// (`rowsBeside`): the mean of those after less the mean of those before.
+    static func levelChanges(in profile: [Float]) -> [(step: Float, at: Int)] {
+        (4..<max(4, profile.count - 4)).map { i in
+            let (before, after) = rowsBeside(i, in: profile)
+            return (step: (after.reduce(0, +) - before.reduce(0, +)) / 3, at: i)
+        }
     }
 
     /// A place on a band's far edge, read in one part of a row, and the level's change there.

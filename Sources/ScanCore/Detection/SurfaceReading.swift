@@ -14,15 +14,20 @@ extension PageDetector {
     /// (`surfaceDistances`): what lies round a page is the surface, where round a picture on a
     /// wall or a stretch of a page may lie anything. Nil for a grey photo, where no surface
     /// shows along the frame, or where what does is white at the light level, as a flat scan's
-    /// paper is.
-    func surfaceReading(of colour: PixelBuffer) -> PageDetection? {
+    /// paper is. The page found grows over a white band of the same sheet past one of its sides,
+    /// read in brightness (`extendedOverSheetBand`): `grey` is the photo's brightness, and
+    /// `workingGrey` its working copy.
+    func surfaceReading(of colour: PixelBuffer, grey: PixelBuffer, workingGrey: PixelBuffer) -> PageDetection? {
         guard let surface = Self.photoSurface(of: colour), let distance = colour.distance(from: surface) else { return nil }
         let small = workingCopy(of: distance)
         guard case .page(let page, _) = reading(of: distance, working: small, leastConfidence: GradientField.laterPlaceConfidence),
               let (inside, outside) = Self.surfaceDistances(across: page.quad, distance: distance),
               inside - outside >= GradientField.minimumPaperStep, outside < inside / 2
         else { return nil }
-        return page
+        let (field, textless) = GradientField.views(of: workingGrey, closingRadius: Self.closingRadius(of: workingGrey))
+        let sx = Double(grey.width) / Double(workingGrey.width), sy = Double(grey.height) / Double(workingGrey.height)
+        guard let grown = field.extendedOverSheetBand(page.quad.scaled(1 / sx, 1 / sy), textless: textless) else { return page }
+        return PageDetection(quad: grey.refinedOutline(grown.scaled(sx, sy), scale: max(sx, sy)), confidence: page.confidence)
     }
 
     /// `surfaceColour`, unless it is white at the light level. Along a flat scan's frame lies
