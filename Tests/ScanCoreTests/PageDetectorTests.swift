@@ -651,6 +651,27 @@ import Testing
         #expect(half < 0.95, "\(half)")
     }
 
+    /// The page as found, and with its right side moved out over the desk (a corner carried
+    /// past the page's end), both scored as fully backed by the search.
+    @Test("an outline with one side off the page is reported far less sure; a side against a light is backed by its falling edge")
+    func weakestSideReported() throws {
+        let page = Quad(topLeft: Point(230, 90), topRight: Point(590, 120), bottomRight: Point(560, 540), bottomLeft: Point(200, 510))
+        let field = GradientField(try Self.drawn(seed: 13) { _, _, p in page.contains(p) ? 230 : 110 })
+        let shift = Point(50, 0)
+        let overrun = Quad(topLeft: page.topLeft, topRight: page.topRight + shift, bottomRight: page.bottomRight + shift, bottomLeft: page.bottomLeft)
+        let onPage = field.weakestSideBacking(page), offPage = field.weakestSideBacking(overrun)
+        #expect(onPage > 0.95, "\(onPage)")
+        #expect(offPage < 0.2, "\(offPage)")
+        let whole = field.reportedConfidence(ScoredQuad(quad: page, confidence: 1, isFrame: false))
+        let over = field.reportedConfidence(ScoredQuad(quad: overrun, confidence: 1, isFrame: false))
+        #expect(over < 0.5 * whole, "\(over) against \(whole)")
+        // Held up before a lit wall, the page is darker than what lies round it.
+        var lit = GradientField(try Self.drawn(seed: 15) { _, _, p in page.contains(p) ? 170 : 250 })
+        lit.light = GradientField.lightMask(lit.luma)
+        let againstLight = lit.weakestSideBacking(page)
+        #expect(againstLight > 0.95, "\(againstLight)")
+    }
+
     /// The same page with rows of print over its middle (2 px dark strokes every 8 px), and blank.
     @Test("an outline with print inside is reported surer than the same outline blank, a pane or a door")
     func printedReportedSurer() throws {

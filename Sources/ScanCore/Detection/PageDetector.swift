@@ -6,8 +6,10 @@ public struct PageDetection: Sendable, Equatable {
     public var quad: Quad
     /// 0–1: how much of the outline is backed by image edges, less a tenth for each side
     /// past which the sides meeting it run on (there a crease, a shadow's edge or a rule may
-    /// cut the page, however well backed that side is), and less up to a half where it holds
-    /// little print: a blank sheet, a pale door or a window pane has nothing to read.
+    /// cut the page, however well backed that side is), times the backing of its weakest side
+    /// (one running over the desk makes the whole outline doubtful), and less up to a half
+    /// where it holds little print: a blank sheet, a pale door or a window pane has nothing to
+    /// read.
     public var confidence: Double
 }
 

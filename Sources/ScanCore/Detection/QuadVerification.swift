@@ -255,8 +255,9 @@ extension GradientField {
     /// The confidence reported for `outline`: its backing, times `runOnShare` for each side
     /// past which the sides meeting it run on (such a side may cut a page at a crease, a
     /// shadow's edge or a rule across it, and outlines with one are less often the whole page),
-    /// and, where `textless` is given, times its print (`printShare`) as a share of
-    /// `fullyPrinted`: a pale door, a window pane or a blank sheet holds little or nothing to read.
+    /// times the backing of its weakest side as it now lies (`weakestSideBacking`), and, where
+    /// `textless` is given, times its print (`printShare`) as a share of `fullyPrinted`: a pale
+    /// door, a window pane or a blank sheet holds little or nothing to read.
     func reportedConfidence(_ outline: ScoredQuad, textless: GradientField? = nil) -> Double {
         reportedConfidence(outline, printShare: textless.map { printShare(inside: outline.quad, textless: $0) })
     }
@@ -266,7 +267,24 @@ extension GradientField {
     func reportedConfidence(_ outline: ScoredQuad, printShare print: Double?) -> Double {
         let cut = (0..<4).filter { sidesRunOn(past: $0, of: outline.quad, inShade: true) }.count
         let printed = print.map { 0.5 + 0.5 * min(1, $0 / Self.fullyPrinted) } ?? 1
-        return outline.confidence * pow(Self.runOnShare, Double(cut)) * printed
+        return outline.confidence * pow(Self.runOnShare, Double(cut)) * printed * weakestSideBacking(outline.quad)
+    }
+
+    /// The backing of the weakest of `q`'s own sides (those on the frame left out): the share of
+    /// its part in view crossed by an edge rising inwards, or falling where a light lies beyond,
+    /// at the threshold its own step sets, as the checks read a side. They read the outline as
+    /// found; its corners may have moved since (to where sides end, past a curl, over a crease),
+    /// and a side left running over the desk makes the whole outline doubtful, however well
+    /// its other sides are backed.
+    func weakestSideBacking(_ q: Quad) -> Double {
+        let c = q.corners
+        return (0..<4).reduce(1.0) { weakest, k in
+            let (a, b) = (c[k], c[(k + 1) % 4])
+            guard !liesOnFrame(a, b) else { return weakest }
+            let edge = Self.edgeThreshold(forStep: abs(stepContrast(a, b).mean), threshold)
+            let rising = edgeCount(a, b, polarity: 1, threshold: edge), falling = edgeCount(a, b, polarity: -1, threshold: edge)
+            return min(weakest, min(1, Double(max(rising.hits, falling.hits)) / Double(max(rising.inView, 1))))
+        }
     }
 
     /// What each side with the page's sides running on past it leaves of the confidence.
