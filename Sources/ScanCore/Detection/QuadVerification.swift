@@ -178,16 +178,13 @@ extension GradientField {
         // page cut by the frame has no edge to show beyond it.
         let counts = refinedSides.enumerated().map { i, side -> (all: Double, inView: Double?) in
             if candidate.sides[i].isBorder { return (Self.borderSupport, nil) }
-            let edge = Self.edgeThreshold(forStep: abs(contrasts[i].mean), threshold)
-            let rising = edgeCount(side.0, side.1, polarity: 1, threshold: edge)
-            let falling = edgeCount(side.0, side.1, polarity: -1, threshold: edge)
-            let hits = Double(max(rising.hits, falling.hits))
             // An outline leaning on the frame has less evidence, and none of it is excused.
             var occluded = 0
             if heldUp, !leansOnFrame, let levels, let textless {
                 occluded = textless.occludedSteps(side.0, side.1, paper: levels.inside)
             }
-            return (min(1, hits / Double(max(rising.steps - occluded, 1))), min(1, hits / Double(max(rising.inView - occluded, 1))))
+            let backing = sideBacking(side.0, side.1, step: contrasts[i].mean, occluded: occluded)
+            return (backing.whole, backing.inView)
         }
         let supports = counts.map(\.all), ownSupports = counts.compactMap(\.inView)
         // A small outline square to the frame is a box printed on a flat scan (a slide's title,
@@ -281,10 +278,19 @@ extension GradientField {
         return (0..<4).reduce(1.0) { weakest, k in
             let (a, b) = (c[k], c[(k + 1) % 4])
             guard !liesOnFrame(a, b) else { return weakest }
-            let edge = Self.edgeThreshold(forStep: abs(stepContrast(a, b).mean), threshold)
-            let rising = edgeCount(a, b, polarity: 1, threshold: edge), falling = edgeCount(a, b, polarity: -1, threshold: edge)
-            return min(weakest, min(1, Double(max(rising.hits, falling.hits)) / Double(max(rising.inView, 1))))
+            return min(weakest, sideBacking(a, b, step: stepContrast(a, b).mean).inView)
         }
+    }
+
+    /// The share of side `a`–`b` crossed by an edge rising inwards, or falling where a light
+    /// lies beyond (whichever crosses more of it), at the threshold its step across it sets:
+    /// over its whole length, and over its part in view, less `occluded` steps under something
+    /// held over it in each (`occludedSteps`).
+    func sideBacking(_ a: Point, _ b: Point, step: Float, occluded: Int = 0) -> (whole: Double, inView: Double) {
+        let edge = Self.edgeThreshold(forStep: abs(step), threshold)
+        let rising = edgeCount(a, b, polarity: 1, threshold: edge), falling = edgeCount(a, b, polarity: -1, threshold: edge)
+        let hits = Double(max(rising.hits, falling.hits))
+        return (min(1, hits / Double(max(rising.steps - occluded, 1))), min(1, hits / Double(max(rising.inView - occluded, 1))))
     }
 
     /// What each side with the page's sides running on past it leaves of the confidence.
