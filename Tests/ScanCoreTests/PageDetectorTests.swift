@@ -1521,6 +1521,71 @@ import Testing
         #expect(PageDetector().detect(in: scan) == nil)
     }
 
+    /// A yellow board as bright as the paper lies against the page's left side, on a dark desk:
+    /// in grey that side has no step along most of its length, and the outline found there is
+    /// doubtful; in whiteness the board is far darker than the paper.
+    @Test("a page whose side lies against a board as bright as its paper but coloured is found by its whiteness where its outline in grey is doubtful")
+    func besideColouredBoard() throws {
+        var photo = try SyntheticPhoto.make(page: Self.page, corners: Self.corners, width: 800, height: 800, background: .dark)
+        let grey = photo.grayscale()
+        // The paper's own level, near the left side: the board matches it in brightness.
+        let left = (Self.corners.topLeft + Self.corners.bottomLeft) * 0.5
+        let paper = grey.pixels[Int(left.y) * 800 + Int(left.x) + 12]
+        let (top, bottom) = (Self.corners.topLeft, Self.corners.bottomLeft)
+        let along = top - bottom
+        let outward = Point(along.y, -along.x).unit
+        let board = try #require(Self.boardColour(luma: paper))
+        // Half an ellipse centred on the side, over the desk alone: the board lies against the
+        // side's middle 90%, and its own outline is round, no straight edge to take for a side.
+        let (u, v) = (along.unit, outward)
+        let half = top.distance(to: bottom) * 0.45
+        for y in 0..<photo.height {
+            for x in 0..<photo.width {
+                let d = Point(Double(x) + 0.5, Double(y) + 0.5) - left
+                let (s, t) = (Point.dot(d, u) / half, Point.dot(d, v) / 130)
+                guard t > 0, s * s + t * t <= 1 else { continue }
+                let i = (y * photo.width + x) * 3
+                (photo.pixels[i], photo.pixels[i + 1], photo.pixels[i + 2]) = board
+            }
+        }
+        let inGrey = PageDetector().detect(in: photo.grayscale())
+        // In grey an outline is found, but reported doubtful.
+        let doubtful = try #require(inGrey)
+        #expect(doubtful.confidence < PageDetector().minimumConfidence, "\(doubtful)")
+        let found = try #require(PageDetector().detect(in: photo))
+        let error = SyntheticPhoto.cornerError(found.quad, Self.corners)
+        #expect(error < 8, "corner error \(error) px: \(found.quad)")
+        #expect(found.confidence >= PageDetector().minimumConfidence)
+        // Asked for, the colour gives the same page.
+        #expect(PageDetector().detect(in: photo.grayscale(), colour: { photo }) == found)
+    }
+
+    @Test("an outline in whiteness that is a part of the outline in grey (half a sheet in one of two lights) is a part; one that keeps most of it, or lies apart, is not")
+    func partOfOutline() {
+        let whole = Quad(topLeft: Point(100, 100), topRight: Point(500, 110), bottomRight: Point(510, 700), bottomLeft: Point(90, 690))
+        let leftHalf = Quad(topLeft: Point(102, 102), topRight: Point(300, 106), bottomRight: Point(300, 694), bottomLeft: Point(94, 688))
+        #expect(PageDetector.isPart(leftHalf, of: whole))
+        // The page, where the grey outline took in a strip of the wall beside it too.
+        let mostOf = Quad(topLeft: Point(102, 102), topRight: Point(420, 108), bottomRight: Point(425, 695), bottomLeft: Point(94, 688))
+        #expect(!PageDetector.isPart(mostOf, of: whole))
+        // A page beside the outline in grey (a framed picture taken for it).
+        let apart = Quad(topLeft: Point(600, 100), topRight: Point(780, 100), bottomRight: Point(780, 400), bottomLeft: Point(600, 400))
+        #expect(!PageDetector.isPart(apart, of: whole))
+        // Small enough to be a part, but most of it over the outline's side, outside it.
+        let across = Quad(topLeft: Point(420, 100), topRight: Point(640, 100), bottomRight: Point(640, 700), bottomLeft: Point(420, 700))
+        #expect(!PageDetector.isPart(across, of: whole))
+    }
+
+    /// A saturated yellow whose brightness is `luma`.
+    static func boardColour(luma: UInt8) -> (UInt8, UInt8, UInt8)? {
+        for g in 0...255 {
+            let colour = (UInt8(255), UInt8(g), UInt8(40))
+            guard let pixel = try? PixelBuffer(width: 1, height: 1, format: .rgb, pixels: [colour.0, colour.1, colour.2]) else { return nil }
+            if pixel.grayscale().pixels[0] >= luma { return colour }
+        }
+        return nil
+    }
+
     @Test("a white page on a cream desk as bright as its paper is found by its whiteness, in colour or asked for")
     func creamDesk() throws {
         let photo = try SyntheticPhoto.make(page: Self.page, corners: Self.corners, width: 800, height: 800, background: .cream)
@@ -1547,7 +1612,7 @@ import Testing
         #expect(error < 8, "corner error \(error) px: \(found.quad)")
     }
 
-    @Test("colour is asked for only where the grey reading finds neither a page nor a flat scan's white paper along the frame, which is left alone")
+    @Test("colour is asked for only where the grey reading finds neither a page it is sure of nor a flat scan's white paper along the frame, which is left alone")
     func colourAskedFor() throws {
         var asked = 0
         let photo = try SyntheticPhoto.make(page: Self.page, corners: Self.corners, width: 800, height: 800, background: .dark)

@@ -89,7 +89,10 @@ public struct PageDetection: Sendable, Equatable {
 /// ticket lying alone (`smallPageReading`). Where the grey reading's best outline is the frame,
 /// but a surface, not a flat scan's white paper, shows along it (`photoSurface`), the whiteness
 /// and then the distance from the surface's colour are read too, for a page that steps from
-/// what it lies on in colour alone.
+/// what it lies on in colour alone. And where the grey reading's page is reported below the bar
+/// it was kept at (a side against something as bright as the paper but coloured), the whiteness
+/// is read too: a page it shows better backed stands instead, unless it is a part of the grey
+/// outline (`isPart`), as a sheet lit by two lights of different colours reads in one of them.
 ///
 /// It returns nil for flat scans (the best outline is the image frame itself) and whenever the
 /// best outline is not convincing: a wrong crop is worse than none.
@@ -125,7 +128,18 @@ public struct PageDetector: Sendable {
             return colour
         }
         switch reading(of: grey, working: small, leastConfidence: minimumConfidence) {
-        case .page(let page, _): return page
+        case .page(let page, _):
+            // Paper is white as well as bright. An outline that the search kept, but whose
+            // weakest side (or print) leaves it reported below the bar it was kept at, may have
+            // a side against something as bright as the page but coloured (an orange bowl on a
+            // poster, a yellow board): where the whiteness shows a page better backed, and
+            // colour tells it from what lies round it, that page stands instead; unless it is a
+            // part of that outline (`isPart`): a sheet lit by two lights of different colours
+            // (a spread, a folded sheet) reads white in one light alone, and grey sees it whole.
+            guard page.confidence < minimumConfidence, let colour = colourPhoto(),
+                  let white = whitenessReading(of: colour, workingGrey: small), white.confidence > page.confidence,
+                  white.confidence >= minimumConfidence else { return page }
+            return Self.isPart(white.quad, of: page.quad) ? page : white
         case .frame(let field, let textless):
             // The frame is the best outline of a flat scan, and of a photo whose page steps from
             // what it lies on in colour alone (a grey page held up before a green wall of its
@@ -213,6 +227,19 @@ public struct PageDetector: Sendable {
         return .page(PageDetection(quad: image.refinedOutline(bent.scaled(sx, sy), scale: max(sx, sy)),
                                    confidence: field.reportedConfidence(best, printShare: print)), printShare: print)
     }
+
+    /// Whether `part` lies mostly within `whole` (`withinShare` of its area) and covers at most
+    /// `partShare` of it: a part of a sheet in one light, not a page whose outline took in a
+    /// strip of what lies beside it, which keeps most of that outline.
+    static func isPart(_ part: Quad, of whole: Quad) -> Bool {
+        Polygon.intersectionArea(part.corners, whole.corners) >= withinShare * part.area && part.area <= partShare * whole.area
+    }
+
+    /// The share of its area by which an outline lies within another it is a part of.
+    static let withinShare = 0.9
+    /// The largest share of the other's area that a part covers: a sheet's part in one of two
+    /// lights is about half of it.
+    static let partShare = 2.0 / 3
 
     /// Whether an outline found on a second look, with `print` of it printed (`printShare`),
     /// replaces the first outline, with `first` printed (under `fullyPrinted`). Beside one
