@@ -67,6 +67,33 @@ import Testing
         #expect(!field.sidesRunOn(past: 2, of: lit, inShade: true))
     }
 
+    /// A page (210) on a desk (110), a photo (50) printed over its bottom third and bled off its
+    /// bottom side, and a dark box (20) lying on the desk past its bottom-left corner, left of
+    /// the line of its left side.
+    @Test("past a photo bled off the page, a dark thing beyond a corner is no sheet running on; paper past a corner is")
+    func sidesRunOnWithPaper() throws {
+        var pixels = [UInt8](repeating: 110, count: 400 * 300)
+        for y in 0..<300 {
+            for x in 0..<400 {
+                if (100..<300).contains(x) && (40..<260).contains(y) {
+                    pixels[y * 400 + x] = y >= 180 ? 50 : 210
+                } else if (60..<100).contains(x) && y >= 262 {
+                    pixels[y * 400 + x] = 20
+                }
+            }
+        }
+        let (field, _) = GradientField.views(of: try PixelBuffer(width: 400, height: 300, format: .gray, pixels: pixels), closingRadius: 8)
+        let page = Quad(topLeft: Point(100, 40), topRight: Point(300, 40), bottomRight: Point(300, 260), bottomLeft: Point(100, 260))
+        // The bottom side is darker inside than out; the box steps down from the desk past its
+        // left end as paper would.
+        #expect(field.stepContrast(Point(300, 260), Point(100, 260), paper: false).mean <= -GradientField.minimumStep)
+        #expect(field.sidesRunOn(past: 2, of: page))
+        #expect(!field.sidesRunOn(past: 2, of: page, paperPast: true))
+        // The paper above the photo, cut off at y = 150: the sheet goes on past its bottom side.
+        let part = Quad(topLeft: Point(100, 40), topRight: Point(300, 40), bottomRight: Point(300, 150), bottomLeft: Point(100, 150))
+        #expect(field.sidesRunOn(past: 2, of: part, paperPast: true))
+    }
+
     @Test("the edge of a block of print past a side of plain paper is not backed")
     func printBlockEdge() throws {
         // Paper goes on past the side, with rows of print from 3 px past it.

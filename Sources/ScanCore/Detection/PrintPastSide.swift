@@ -83,26 +83,32 @@ extension GradientField {
     func paperLies(beyond k: Int, of q: Quad, within band: ClosedRange<Double>, paperSides: [Int]) -> Bool {
         let sides = sidesOf(q)
         func median(_ i: Int, _ depths: ClosedRange<Double>) -> Float? {
-            let (a, b) = sides[i]
-            let length = a.distance(to: b)
-            guard length >= 4 else { return nil }
-            let along = (b - a) * (1 / length), normal = Line(through: a, b).normal
-            var values: [Float] = []
-            var t = 0.1 * length
-            while t <= 0.9 * length {
-                var d = depths.lowerBound
-                while d <= depths.upperBound {
-                    if let value = level(at: a + along * t + normal * d) { values.append(value) }
-                    d += 1
-                }
-                t += 1
-            }
-            return values.selectKth(values.count / 2)
+            bandLevel(sides[i].0, sides[i].1, depths: depths, over: 0.1...0.9)
         }
         guard let beyond = median(k, -band.upperBound...(-band.lowerBound)) else { return false }
         let papers = paperSides.compactMap { median($0, 3...7) }
         guard let paper = papers.min() else { return true }
         return beyond >= paper - Self.minimumPaperStep
+    }
+
+    /// The median brightness of the band `depths` px from the segment a → b (positive: on its
+    /// normal's side, the inside of a clockwise outline's side) over the share `over` of its
+    /// length; nil for a segment under 4 px, or a band off the frame.
+    func bandLevel(_ a: Point, _ b: Point, depths: ClosedRange<Double>, over: ClosedRange<Double>) -> Float? {
+        let length = a.distance(to: b)
+        guard length >= 4 else { return nil }
+        let along = (b - a) * (1 / length), normal = Line(through: a, b).normal
+        var values: [Float] = []
+        var t = over.lowerBound * length
+        while t <= over.upperBound * length {
+            var d = depths.lowerBound
+            while d <= depths.upperBound {
+                if let value = level(at: a + along * t + normal * d) { values.append(value) }
+                d += 1
+            }
+            t += 1
+        }
+        return values.selectKth(values.count / 2)
     }
 
     /// The share of a band on fine edges from which it holds print.

@@ -69,13 +69,15 @@ extension GradientField {
         if paperless.count >= (leansOnFrame ? 1 : Self.maximumPaperlessSides) { return nil }
         // A side may show no step (a white page on a white desk), but one clearly darker inside
         // than out, with no light beyond it, runs along print or shade seen from the paper round
-        // it: the sides meeting it run on past it, or paper lies past it. Else it is the page's
-        // edge with a figure printed up to it (a photo bled off a magazine page), and what lies
-        // past it is the desk, however speckled. (On a desk as light as paper, such a page is
-        // refused too: there the rest of a page in shade looks the same.)
+        // it: the sides meeting it run on past it with the sheet (a dark thing lying past a
+        // corner steps down from the desk there, and is not the sheet), or paper lies past it.
+        // Else it is the page's edge with a figure printed up to it (a photo bled off a
+        // magazine page), and what lies past it is the desk, however speckled. (On a desk as
+        // light as paper, such a page is refused too: there the rest of a page in shade looks
+        // the same.)
         if paperless.contains(where: { k in
             !lit[k] && contrasts[k].mean <= -Self.minimumStep
-                && (sidesRunOn(past: k, of: refined) || textless.map {
+                && (sidesRunOn(past: k, of: refined, paperPast: true) || textless.map {
                     $0.paperLies(beyond: k, of: refined, within: 3...15, paperSides: (0..<4).filter { !paperless.contains($0) && !candidate.sides[$0].isBorder })
                 } ?? true)
         }) { return nil }
@@ -225,8 +227,10 @@ extension GradientField {
     /// Whether either side meeting side `k` of `q` keeps its step past the corner where they
     /// meet (over a quarter of its length): then the page goes on past side `k`. With
     /// `inShade`, a step of a share of the side's own counts too (`shadeShare`): a shadow cast
-    /// across the page dims paper and desk alike past it, and so the step between them.
-    func sidesRunOn(past k: Int, of q: Quad, inShade: Bool = false) -> Bool {
+    /// across the page dims paper and desk alike past it, and so the step between them. With
+    /// `paperPast`, the step there must be the sheet's: inside it, something brighter by a step
+    /// than what the page lies on beside that side's nearest quarter (`paperRunsOn`).
+    func sidesRunOn(past k: Int, of q: Quad, inShade: Bool = false, paperPast: Bool = false) -> Bool {
         let c = q.corners
         // Whether the side from `start` to `end` keeps its step past `end` (`pastEnd`) or before
         // `start`, measured the way it runs, so that its inside stays on the same hand.
@@ -236,9 +240,20 @@ extension GradientField {
             let d = (end - start) * (1 / length)
             let (a, b) = pastEnd ? (end + d * 3, end + d * (0.25 * length)) : (start - d * (0.25 * length), start - d * 3)
             let dimmed = inShade ? max(Self.minimumPaperStep, Self.shadeShare * stepContrast(start, end, paper: false).median) : .infinity
-            return stepContrast(a, b, paper: false).median >= min(Self.minimumStep, dimmed)
+            guard stepContrast(a, b, paper: false).median >= min(Self.minimumStep, dimmed) else { return false }
+            return !paperPast || paperRunsOn(start, end, past: (a, b), pastEnd: pastEnd)
         }
         return runsOn(c[(k + 3) % 4], c[k], pastEnd: true) || runsOn(c[(k + 1) % 4], c[(k + 2) % 4], pastEnd: false)
+    }
+
+    /// Whether what lies inside the stretch `past` that carries side `start` → `end` on past
+    /// its end (`pastEnd`) or its start is brighter by a step than what lies outside the side's
+    /// quarter nearest it, the surface the page lies on there: the sheet goes on. Something dark
+    /// lying past a corner steps down from that surface too, with only the surface inside.
+    private func paperRunsOn(_ start: Point, _ end: Point, past: (Point, Point), pastEnd: Bool) -> Bool {
+        guard let inside = bandLevel(past.0, past.1, depths: 3...7, over: 0...1),
+              let beside = bandLevel(start, end, depths: -7...(-3), over: pastEnd ? 0.75...1 : 0...0.25) else { return true }
+        return inside - beside >= Self.minimumStep
     }
 
     /// 0–1 from the refined sides' edge support: half their mean, half the weakest, so one
