@@ -1785,6 +1785,28 @@ import Testing
         #expect(detector.detect(in: card) == nil)
     }
 
+    /// A photo from `scripts/make-photos` (its documents set), scaled to 768×432: a purple
+    /// booklet cover with a white band across its top, held up before a wall lighter than it.
+    @Test("a cover held up darker than the wall, where in grey the frame is the best outline, is found by its colour")
+    func coverDarkerThanWall() throws {
+        let photo = try ImageSource.open(path: Fixtures.testImage("cover-held-darker-than-wall.jpg")).page(0).image
+        try #require(photo.format == .rgb)
+        let cover = Quad(topLeft: Point(226.4, 75.1), topRight: Point(362.0, 33.0), bottomRight: Point(480.1, 332.7), bottomLeft: Point(263.4, 396.7))
+        let grey = photo.grayscale()
+        let detector = PageDetector()
+        guard case .frame = detector.reading(of: grey, working: detector.workingCopy(of: grey), leastConfidence: detector.minimumConfidence) else {
+            Issue.record("the grey reading should answer with the frame")
+            return
+        }
+        // The cover steps down into its outline: the grey reading, which reads paper brighter
+        // than what it lies on, never weighed it as a page.
+        let step = try #require(PageDetector.brightnessStep(across: cover, grey: grey))
+        #expect(step <= -GradientField.minimumStep, "\(step)")
+        #expect(detector.detect(in: grey) == nil)
+        let found = try #require(detector.detect(in: photo))
+        #expect(SyntheticPhoto.cornerError(found.quad, cover) < 4, "\(found.quad.corners)")
+    }
+
     @Test("the surface's colour is read along the frame, and how far from it a page and the band round it lie")
     func surfaceDistances() throws {
         let photo = try SyntheticPhoto.make(page: Self.cover(colour: (50, 80, 150), whiteBand: 0), corners: Self.corners,

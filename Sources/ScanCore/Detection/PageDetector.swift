@@ -148,14 +148,16 @@ public struct PageDetector: Sendable {
             // (`photoSurface`), and it is left alone; read first in brightness, so a flat scan's
             // colour is not decoded again for nothing (a page clipped white on a desk clipped
             // with it is left alone too). Else the whiteness is read, then the distance from the
-            // surface's colour, and a page found so must not step in brightness across its
+            // surface's colour, and a page found so must not step up in brightness across its
             // sides: one that does, the grey reading has seen and refused (a white box printed
-            // on a coloured flat scan). And it must carry some print: a blank coloured card or a
-            // painted panel, seen in colour alone, is nothing to read.
+            // on a coloured flat scan). One that steps down (a coloured cover held up before a
+            // lighter wall) the grey reading, which reads paper brighter than what it lies on,
+            // never weighed, as where it finds nothing. And it must carry some print: a blank
+            // coloured card or a painted panel, seen in colour alone, is nothing to read.
             guard let band = Self.surfaceBrightness(of: grey), band < GradientField.lightLevel,
                   let colour = colourPhoto(), Self.photoSurface(of: colour) != nil,
                   let page = whitenessReading(of: colour, workingGrey: small) ?? surfaceReading(of: colour, grey: grey, workingGrey: small),
-                  let step = Self.brightnessStep(across: page.quad, grey: grey), abs(step) < GradientField.minimumStep,
+                  let step = Self.brightnessStep(across: page.quad, grey: grey), step < GradientField.minimumStep,
                   field.printShare(inside: page.quad.scaled(Double(small.width) / Double(grey.width), Double(small.height) / Double(grey.height)),
                                    textless: textless) >= GradientField.leastPrint else { return nil }
             return page
