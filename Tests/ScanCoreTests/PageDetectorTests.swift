@@ -1807,6 +1807,21 @@ import Testing
         #expect(SyntheticPhoto.cornerError(found.quad, cover) < 4, "\(found.quad.corners)")
     }
 
+    /// A photo from `scripts/make-photos` (its held set, 1080p): a printed page held up in the
+    /// room's shade, darker than the wall, a hand over its top; beside it a blank, bright window
+    /// pane in its frame, which the first reading finds, and again when read brighter. (Saved
+    /// at JPEG quality 60.)
+    @Test("a page held up darker than the wall beside a bright blank pane is found, not the pane")
+    func pageHeldBesidePane() throws {
+        let photo = try ImageSource.open(path: Fixtures.testImage("page-held-beside-pane.jpg")).page(0).image
+        let page = Quad(topLeft: Point(603.5, 40.3), topRight: Point(955.8, 26.7), bottomRight: Point(1114.3, 943.7), bottomLeft: Point(442.8, 964.9))
+        let pane = Quad(topLeft: Point(1156, 72), topRight: Point(1596, 100), bottomRight: Point(1536, 1036), bottomLeft: Point(1129, 1010))
+        let found = try #require(PageDetector().detect(in: photo))
+        // The hand hides the page's top edge; its sides and bottom are found.
+        #expect(found.quad.intersectionOverUnion(page) > 0.9, "\(found.quad.corners)")
+        #expect(found.quad.intersectionOverUnion(pane) == 0)
+    }
+
     @Test("the surface's colour is read along the frame, and how far from it a page and the band round it lie")
     func surfaceDistances() throws {
         let photo = try SyntheticPhoto.make(page: Self.cover(colour: (50, 80, 150), whiteBand: 0), corners: Self.corners,

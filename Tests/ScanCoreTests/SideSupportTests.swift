@@ -94,6 +94,34 @@ import Testing
         #expect(field.sidesRunOn(past: 2, of: part, paperPast: true))
     }
 
+    /// A wall (200) with a page held up before it (150, from x = 150 to 300, y = 40 to 260) and
+    /// a dark board (40) hung below the line of its bottom side, left of its bottom-left corner;
+    /// and, apart, a white page as bright as a light (245) with a photo (50) printed over it from
+    /// x = 100, cut by the same outline at x = 150.
+    @Test("a side against a light runs on past a corner only as a side against a light: darker inside than out")
+    func sidesRunOnAgainstLight() throws {
+        func field(_ value: (Int, Int) -> UInt8) throws -> GradientField {
+            var pixels = [UInt8](repeating: 0, count: 400 * 300)
+            for y in 0..<300 { for x in 0..<400 { pixels[y * 400 + x] = value(x, y) } }
+            return GradientField.views(of: try PixelBuffer(width: 400, height: 300, format: .gray, pixels: pixels), closingRadius: 8).field
+        }
+        let outline = Quad(topLeft: Point(150, 40), topRight: Point(300, 40), bottomRight: Point(300, 260), bottomLeft: Point(150, 260))
+        let held = try field { x, y in
+            if (150..<300).contains(x) && (40..<260).contains(y) { return 150 }
+            return (40..<150).contains(x) && y >= 262 ? 40 : 200
+        }
+        // Past the bottom-left corner, the board below the line steps down from the wall above
+        // it: a step, but the other way from the page's own against the wall.
+        let anyStep = held.sidesRunOn(past: 3, of: outline), lightStep = held.sidesRunOn(past: 3, of: outline, lightPast: true)
+        #expect(anyStep)
+        #expect(!lightStep)
+        // The photo printed on white paper goes on past the cut at x = 150, darker than the
+        // paper above and below it, as inside the outline.
+        let printed = try field { x, y in (100..<300).contains(x) && (40..<260).contains(y) ? 50 : 245 }
+        let photoGoesOn = printed.sidesRunOn(past: 3, of: outline, lightPast: true)
+        #expect(photoGoesOn)
+    }
+
     @Test("the edge of a block of print past a side of plain paper is not backed")
     func printBlockEdge() throws {
         // Paper goes on past the side, with rows of print from 3 px past it.

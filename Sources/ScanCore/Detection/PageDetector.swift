@@ -203,18 +203,21 @@ public struct PageDetector: Sendable {
         // that this reading would keep (a flat scan's frame is an answer), the photo is read
         // again as if exposed brighter: the steps grow with the gain, and a wall brighter than
         // the page reaches the light's level. A page found only so must be well backed.
-        func secondLook() -> (outline: ScoredQuad, field: GradientField, textless: GradientField)? {
-            Self.exposureGains.lazy.compactMap { brighterReading(of: small, gain: $0, closingRadius: radius) }.first
-                ?? heldUpReading(from: field, textless: textless)
-        }
+        // The second looks, each read only if those before it are passed over: brighter at each
+        // gain, then as a page held up before a wall far brighter than its paper.
+        let secondLooks = Self.exposureGains.map { gain in { brighterReading(of: small, gain: gain, closingRadius: radius) } }
+            + [{ heldUpReading(from: field, textless: textless) }]
         if found.map({ !$0.outline.isFrame && $0.outline.confidence < leastConfidence }) ?? true {
-            found = secondLook()
+            found = secondLooks.lazy.compactMap { $0() }.first
         } else if let sparse = found, !sparse.outline.isFrame,
                   case let sparsePrint = field.printShare(inside: sparse.outline.quad, textless: textless), sparsePrint < GradientField.fullyPrinted,
-                  let printed = secondLook(),
-                  Self.outweighs(printed.field.printShare(inside: printed.outline.quad, textless: printed.textless), over: sparsePrint) {
+                  let printed = secondLooks.lazy.compactMap({ $0() }).first(where: {
+                      Self.outweighs($0.field.printShare(inside: $0.outline.quad, textless: $0.textless), over: sparsePrint)
+                  }) {
             // An outline with little or nothing printed in it (a stretch of wall, a window pane
-            // in its frame, a blank sheet) gives way to a printed page found on a second look.
+            // in its frame, a blank sheet) gives way to a printed page found on a second look:
+            // the first reading that outweighs it, not merely the first to find an outline (a
+            // pane is found again in a photo read brighter).
             found = printed
         }
         guard let (best, field, textless) = found else { return .nothing }

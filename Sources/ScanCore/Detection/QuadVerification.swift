@@ -50,11 +50,13 @@ extension GradientField {
             }) else { return nil }
         }
         // A page's sides end at its corners, along a light as anywhere. Where the sides meeting
-        // an unlit side are both against something brighter and either runs on past it, the
-        // outline has cut a dark figure printed on white paper short (a photo on a flat scan's
-        // page, bled off it): that side is an edge within the figure.
+        // an unlit side are both against something brighter and either runs on past it, still
+        // darker inside than out, the outline has cut a dark figure printed on white paper short
+        // (a photo on a flat scan's page, bled off it): that side is an edge within the figure.
+        // (A page held up beside a dark board whose edge lies on its side's line steps the other
+        // way past the corner: board below, wall above.)
         if (0..<4).contains(where: { k in
-            !lit[k] && !candidate.sides[k].isBorder && lit[(k + 3) % 4] && lit[(k + 1) % 4] && sidesRunOn(past: k, of: refined)
+            !lit[k] && !candidate.sides[k].isBorder && lit[(k + 3) % 4] && lit[(k + 1) % 4] && sidesRunOn(past: k, of: refined, lightPast: true)
         }) { return nil }
         let paperSteps = contrasts.indices.map { lit[$0] ? contrasts[$0].mean : contrasts[$0].paper }
         let paperless = paperSteps.indices.filter { !candidate.sides[$0].isBorder && paperSteps[$0] < Self.minimumPaperStep }
@@ -229,8 +231,9 @@ extension GradientField {
     /// `inShade`, a step of a share of the side's own counts too (`shadeShare`): a shadow cast
     /// across the page dims paper and desk alike past it, and so the step between them. With
     /// `paperPast`, the step there must be the sheet's: inside it, something brighter by a step
-    /// than what the page lies on beside that side's nearest quarter (`paperRunsOn`).
-    func sidesRunOn(past k: Int, of q: Quad, inShade: Bool = false, paperPast: Bool = false) -> Bool {
+    /// than what the page lies on beside that side's nearest quarter (`paperRunsOn`). With
+    /// `lightPast`, it must be darker inside than out by a step, as a side against a light is.
+    func sidesRunOn(past k: Int, of q: Quad, inShade: Bool = false, paperPast: Bool = false, lightPast: Bool = false) -> Bool {
         let c = q.corners
         // Whether the side from `start` to `end` keeps its step past `end` (`pastEnd`) or before
         // `start`, measured the way it runs, so that its inside stays on the same hand.
@@ -241,6 +244,8 @@ extension GradientField {
             let (a, b) = pastEnd ? (end + d * 3, end + d * (0.25 * length)) : (start - d * (0.25 * length), start - d * 3)
             let dimmed = inShade ? max(Self.minimumPaperStep, Self.shadeShare * stepContrast(start, end, paper: false).median) : .infinity
             guard stepContrast(a, b, paper: false).median >= min(Self.minimumStep, dimmed) else { return false }
+            if lightPast, let inside = bandLevel(a, b, depths: 3...7, over: 0...1), let outside = bandLevel(a, b, depths: -7...(-3), over: 0...1),
+               outside - inside < Self.minimumStep { return false }
             return !paperPast || paperRunsOn(start, end, past: (a, b), pastEnd: pastEnd)
         }
         return runsOn(c[(k + 3) % 4], c[k], pastEnd: true) || runsOn(c[(k + 1) % 4], c[(k + 2) % 4], pastEnd: false)
