@@ -1822,6 +1822,27 @@ import Testing
         #expect(found.quad.intersectionOverUnion(pane) == 0)
     }
 
+    /// A photo from `scripts/make-photos` (its documents set), scaled to 768×432: a till receipt,
+    /// under the share of the frame the search looks for, on a speckled desk with a dark box, a
+    /// pen and a cable beside it.
+    @Test("a receipt stands instead of a doubtful outline that took in the desk beside it")
+    func receiptBesideDarkBox() throws {
+        let photo = try ImageSource.open(path: Fixtures.testImage("receipt-beside-dark-box.jpg")).page(0).image
+        let receipt = Quad(topLeft: Point(353.6, 58.6), topRight: Point(440.5, 41.7), bottomRight: Point(480.6, 318.9), bottomLeft: Point(381.6, 337.5))
+        let detector = PageDetector()
+        let grey = photo.grayscale()
+        // The grey reading keeps an outline with the receipt's right side and one along the
+        // box's edge, and reports it below the bar.
+        guard case .page(let doubtful, _) = detector.reading(of: grey, working: detector.workingCopy(of: grey), leastConfidence: detector.minimumConfidence) else {
+            Issue.record("the grey reading should find an outline")
+            return
+        }
+        #expect(doubtful.confidence < detector.minimumConfidence && doubtful.quad.intersectionOverUnion(receipt) < 0.5, "\(doubtful)")
+        let found = try #require(detector.detect(in: photo))
+        #expect(SyntheticPhoto.cornerError(found.quad, receipt) < 3, "\(found.quad.corners)")
+        #expect(found.confidence >= detector.minimumConfidence)
+    }
+
     @Test("the surface's colour is read along the frame, and how far from it a page and the band round it lie")
     func surfaceDistances() throws {
         let photo = try SyntheticPhoto.make(page: Self.cover(colour: (50, 80, 150), whiteBand: 0), corners: Self.corners,

@@ -122,6 +122,29 @@ import Testing
         #expect(photoGoesOn)
     }
 
+    /// A desk (110) with a page (220) from x = 100 to 300 and y = 40 to 260, a figure (50) over
+    /// its lower part inside a margin; and, apart, a receipt (220) from x = 200 to 260 and y = 60
+    /// to 240 on the same desk, taken in by an outline reaching over the desk to x = 40.
+    @Test("the print above a figure is a part of the sheet round it; a receipt beside a strip of desk is not")
+    func partOfSheet() throws {
+        func field(_ value: (Int, Int) -> UInt8) throws -> GradientField {
+            var pixels = [UInt8](repeating: 0, count: 400 * 300)
+            for y in 0..<300 { for x in 0..<400 { pixels[y * 400 + x] = value(x, y) } }
+            return GradientField(try PixelBuffer(width: 400, height: 300, format: .gray, pixels: pixels))
+        }
+        let page = try field { x, y in
+            guard (100..<300).contains(x) && (40..<260).contains(y) else { return 110 }
+            return (110..<290).contains(x) && (120..<250).contains(y) ? 50 : 220
+        }
+        let sheet = Quad(topLeft: Point(100, 40), topRight: Point(300, 40), bottomRight: Point(300, 260), bottomLeft: Point(100, 260))
+        let printed = Quad(topLeft: Point(100, 40), topRight: Point(300, 40), bottomRight: Point(300, 115), bottomLeft: Point(100, 115))
+        #expect(page.isPartOfSheet(printed, within: sheet))
+        let desk = try field { x, y in (200..<260).contains(x) && (60..<240).contains(y) ? 220 : 110 }
+        let receipt = Quad(topLeft: Point(200, 60), topRight: Point(260, 60), bottomRight: Point(260, 240), bottomLeft: Point(200, 240))
+        let doubtful = Quad(topLeft: Point(40, 50), topRight: Point(260, 50), bottomRight: Point(260, 250), bottomLeft: Point(40, 250))
+        #expect(!desk.isPartOfSheet(receipt, within: doubtful))
+    }
+
     @Test("the edge of a block of print past a side of plain paper is not backed")
     func printBlockEdge() throws {
         // Paper goes on past the side, with rows of print from 3 px past it.

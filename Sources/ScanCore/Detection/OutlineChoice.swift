@@ -317,19 +317,29 @@ extension GradientField {
     /// the page's corner at the strip's own level. (A shadow's soft edge crossing a side
     /// slantwise hides its step over the penumbra, so the second need not be unbroken.)
     func paperContinues(from part: Quad, into whole: Quad, step least: Float = minimumShadeStep, bothSides: Bool = false) -> Bool {
+        creaseSides(of: part, in: whole).allSatisfy { sheetGoesOn(past: $0, of: part, step: least, bothSides: bothSides) }
+    }
+
+    /// Whether the sheet goes on past some side of `part` that runs inside `whole`: then `part`
+    /// is a part of a sheet that `whole` takes in (the print above a figure, the part in light
+    /// above a shadow's edge), not a small page lying within it beside a strip of desk.
+    func isPartOfSheet(_ part: Quad, within whole: Quad) -> Bool {
+        creaseSides(of: part, in: whole).contains { sheetGoesOn(past: $0, of: part) }
+    }
+
+    /// Whether the sheet goes on past side `k` of `part` (`paperContinues`, for one side).
+    func sheetGoesOn(past k: Int, of part: Quad, step least: Float = minimumShadeStep, bothSides: Bool = false) -> Bool {
         let c = part.corners
-        return creaseSides(of: part, in: whole).allSatisfy { k in
-            // The side before carried on past its end, and the side after carried back past its
-            // start; each with its own normal, into the part.
-            let before = (c[k] - c[(k + 3) % 4]).unit, after = (c[(k + 2) % 4] - c[(k + 1) % 4]).unit
-            let steps = [stepsPast(c[k], along: before, inward: Point(-before.y, before.x)),
-                         stepsPast(c[(k + 1) % 4], along: after * -1, inward: Point(-after.y, after.x))]
-            // One alone may be noise: two running missed (or out of the frame) break the step.
-            func kept(_ step: Float?) -> Bool { step.map { $0 >= least } ?? false }
-            func unbroken(_ side: [Float?]) -> Bool { !zip(side, side.dropFirst()).contains { !kept($0) && !kept($1) } }
-            func mostly(_ side: [Float?]) -> Bool { 2 * side.filter { abs($0 ?? 0) >= Self.minimumShadeStep }.count > side.count }
-            return steps.contains(where: unbroken) && (!bothSides || steps.allSatisfy(mostly))
-        }
+        // The side before carried on past its end, and the side after carried back past its
+        // start; each with its own normal, into the part.
+        let before = (c[k] - c[(k + 3) % 4]).unit, after = (c[(k + 2) % 4] - c[(k + 1) % 4]).unit
+        let steps = [stepsPast(c[k], along: before, inward: Point(-before.y, before.x)),
+                     stepsPast(c[(k + 1) % 4], along: after * -1, inward: Point(-after.y, after.x))]
+        // One alone may be noise: two running missed (or out of the frame) break the step.
+        func kept(_ step: Float?) -> Bool { step.map { $0 >= least } ?? false }
+        func unbroken(_ side: [Float?]) -> Bool { !zip(side, side.dropFirst()).contains { !kept($0) && !kept($1) } }
+        func mostly(_ side: [Float?]) -> Bool { 2 * side.filter { abs($0 ?? 0) >= Self.minimumShadeStep }.count > side.count }
+        return steps.contains(where: unbroken) && (!bothSides || steps.allSatisfy(mostly))
     }
 
     /// The step across the edge through `start`, paper on its `inward` hand, at the points

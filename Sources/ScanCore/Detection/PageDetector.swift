@@ -92,7 +92,9 @@ public struct PageDetection: Sendable, Equatable {
 /// what it lies on in colour alone. And where the grey reading's page is reported below the bar
 /// it was kept at (a side against something as bright as the paper but coloured), the whiteness
 /// is read too: a page it shows better backed stands instead, unless it is a part of the grey
-/// outline (`isPart`), as a sheet lit by two lights of different colours reads in one of them.
+/// outline (`isPart`), as a sheet lit by two lights of different colours reads in one of them;
+/// where it shows none, a small page read better backed stands instead (a receipt beside a dark
+/// box, whose edge the search, looking for larger pages, took for a side).
 ///
 /// It returns nil for flat scans (the best outline is the image frame itself) and whenever the
 /// best outline is not convincing: a wrong crop is worse than none.
@@ -136,10 +138,23 @@ public struct PageDetector: Sendable {
             // colour tells it from what lies round it, that page stands instead; unless it is a
             // part of that outline (`isPart`): a sheet lit by two lights of different colours
             // (a spread, a folded sheet) reads white in one light alone, and grey sees it whole.
-            guard page.confidence < minimumConfidence, let colour = colourPhoto(),
-                  let white = whitenessReading(of: colour, workingGrey: small), white.confidence > page.confidence,
-                  white.confidence >= minimumConfidence else { return page }
-            return Self.isPart(white.quad, of: page.quad) ? page : white
+            guard page.confidence < minimumConfidence, let colour = colourPhoto() else { return page }
+            if let white = whitenessReading(of: colour, workingGrey: small), white.confidence > page.confidence,
+               white.confidence >= minimumConfidence {
+                return Self.isPart(white.quad, of: page.quad) ? page : white
+            }
+            // A receipt or a ticket is under the share of the frame the search looks for: there
+            // the outline kept may be one that took in the desk beside it, with a side along a
+            // dark box or a case past it. A small page read well backed stands instead, unless
+            // the sheet goes on past one of its sides within that outline: then it is a part of
+            // a page (the print above a figure, the part in light above a shadow's edge).
+            if let receipt = smallPageReading(grey: grey, workingGrey: small, colour: colour),
+               receipt.confidence >= minimumConfidence, receipt.confidence > page.confidence {
+                let (sx, sy) = (Double(small.width) / Double(grey.width), Double(small.height) / Double(grey.height))
+                let (part, whole) = (receipt.quad.scaled(sx, sy), page.quad.scaled(sx, sy))
+                if !GradientField(small).isPartOfSheet(part, within: whole) { return receipt }
+            }
+            return page
         case .frame(let field, let textless):
             // The frame is the best outline of a flat scan, and of a photo whose page steps from
             // what it lies on in colour alone (a grey page held up before a green wall of its

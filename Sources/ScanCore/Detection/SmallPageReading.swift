@@ -9,7 +9,8 @@ import Foundation
 extension PageDetector {
     /// The page read from `grey` as the grey reading does, down to `smallestPageShare` of the
     /// frame (`workingGrey` is its working copy): the last reading, made only where no other
-    /// found a page in colour photo `colour`, and only where a surface shows along its frame.
+    /// found a page in colour photo `colour`, or only one reported below the bar, and only
+    /// where a surface shows along its frame.
     /// The outline must be well backed, carry print (`printedPage`), run at least `narrowPage`
     /// times as long as it is wide, and hold no more colour than paper (`paperChroma`), where
     /// an arm or a coloured card holds more.
