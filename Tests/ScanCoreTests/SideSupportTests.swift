@@ -88,10 +88,10 @@ import Testing
         // left end as paper would.
         #expect(field.stepContrast(Point(300, 260), Point(100, 260), paper: false).mean <= -GradientField.minimumStep)
         #expect(field.sidesRunOn(past: 2, of: page))
-        #expect(!field.sidesRunOn(past: 2, of: page, paperPast: true))
+        #expect(!field.sidesRunOn(past: 2, of: page, step: .paper))
         // The paper above the photo, cut off at y = 150: the sheet goes on past its bottom side.
         let part = Quad(topLeft: Point(100, 40), topRight: Point(300, 40), bottomRight: Point(300, 150), bottomLeft: Point(100, 150))
-        #expect(field.sidesRunOn(past: 2, of: part, paperPast: true))
+        #expect(field.sidesRunOn(past: 2, of: part, step: .paper))
     }
 
     /// A wall (200) with a page held up before it (150, from x = 150 to 300, y = 40 to 260) and
@@ -112,13 +112,13 @@ import Testing
         }
         // Past the bottom-left corner, the board below the line steps down from the wall above
         // it: a step, but the other way from the page's own against the wall.
-        let anyStep = held.sidesRunOn(past: 3, of: outline), lightStep = held.sidesRunOn(past: 3, of: outline, lightPast: true)
+        let anyStep = held.sidesRunOn(past: 3, of: outline), lightStep = held.sidesRunOn(past: 3, of: outline, step: .light)
         #expect(anyStep)
         #expect(!lightStep)
         // The photo printed on white paper goes on past the cut at x = 150, darker than the
         // paper above and below it, as inside the outline.
         let printed = try field { x, y in (100..<300).contains(x) && (40..<260).contains(y) ? 50 : 245 }
-        let photoGoesOn = printed.sidesRunOn(past: 3, of: outline, lightPast: true)
+        let photoGoesOn = printed.sidesRunOn(past: 3, of: outline, step: .light)
         #expect(photoGoesOn)
     }
 

@@ -56,7 +56,7 @@ extension GradientField {
         // (A page held up beside a dark board whose edge lies on its side's line steps the other
         // way past the corner: board below, wall above.)
         if (0..<4).contains(where: { k in
-            !lit[k] && !candidate.sides[k].isBorder && lit[(k + 3) % 4] && lit[(k + 1) % 4] && sidesRunOn(past: k, of: refined, lightPast: true)
+            !lit[k] && !candidate.sides[k].isBorder && lit[(k + 3) % 4] && lit[(k + 1) % 4] && sidesRunOn(past: k, of: refined, step: .light)
         }) { return nil }
         let paperSteps = contrasts.indices.map { lit[$0] ? contrasts[$0].mean : contrasts[$0].paper }
         let paperless = paperSteps.indices.filter { !candidate.sides[$0].isBorder && paperSteps[$0] < Self.minimumPaperStep }
@@ -79,7 +79,7 @@ extension GradientField {
         // the same.)
         if paperless.contains(where: { k in
             !lit[k] && contrasts[k].mean <= -Self.minimumStep
-                && (sidesRunOn(past: k, of: refined, paperPast: true) || textless.map {
+                && (sidesRunOn(past: k, of: refined, step: .paper) || textless.map {
                     $0.paperLies(beyond: k, of: refined, within: 3...15, paperSides: (0..<4).filter { !paperless.contains($0) && !candidate.sides[$0].isBorder })
                 } ?? true)
         }) { return nil }
@@ -226,14 +226,23 @@ extension GradientField {
             && !printLies(beyond: k, of: q, within: 3...15, textless: textless)
     }
 
+    /// What a step past a corner must be for a side to run on past it (`sidesRunOn`).
+    enum RunOnStep {
+        /// Any step inwards, whichever side of it is a light.
+        case any
+        /// The sheet's: inside it, something brighter by a step than what the page lies on
+        /// beside that side's nearest quarter (`paperRunsOn`).
+        case paper
+        /// A side against a light's: darker inside than out by a step.
+        case light
+    }
+
     /// Whether either side meeting side `k` of `q` keeps its step past the corner where they
-    /// meet (over a quarter of its length): then the page goes on past side `k`. With
-    /// `inShade`, a step of a share of the side's own counts too (`shadeShare`): a shadow cast
-    /// across the page dims paper and desk alike past it, and so the step between them. With
-    /// `paperPast`, the step there must be the sheet's: inside it, something brighter by a step
-    /// than what the page lies on beside that side's nearest quarter (`paperRunsOn`). With
-    /// `lightPast`, it must be darker inside than out by a step, as a side against a light is.
-    func sidesRunOn(past k: Int, of q: Quad, inShade: Bool = false, paperPast: Bool = false, lightPast: Bool = false) -> Bool {
+    /// meet (over a quarter of its length), a step as `step` asks: then the page goes on past
+    /// side `k`. With `inShade`, a step of a share of the side's own counts too (`shadeShare`):
+    /// a shadow cast across the page dims paper and desk alike past it, and so the step between
+    /// them.
+    func sidesRunOn(past k: Int, of q: Quad, inShade: Bool = false, step kind: RunOnStep = .any) -> Bool {
         let c = q.corners
         // Whether the side from `start` to `end` keeps its step past `end` (`pastEnd`) or before
         // `start`, measured the way it runs, so that its inside stays on the same hand.
@@ -244,9 +253,15 @@ extension GradientField {
             let (a, b) = pastEnd ? (end + d * 3, end + d * (0.25 * length)) : (start - d * (0.25 * length), start - d * 3)
             let dimmed = inShade ? max(Self.minimumPaperStep, Self.shadeShare * stepContrast(start, end, paper: false).median) : .infinity
             guard stepContrast(a, b, paper: false).median >= min(Self.minimumStep, dimmed) else { return false }
-            if lightPast, let inside = bandLevel(a, b, depths: 3...7, over: 0...1), let outside = bandLevel(a, b, depths: -7...(-3), over: 0...1),
-               outside - inside < Self.minimumStep { return false }
-            return !paperPast || paperRunsOn(start, end, past: (a, b), pastEnd: pastEnd)
+            switch kind {
+            case .any:
+                return true
+            case .paper:
+                return paperRunsOn(start, end, past: (a, b), pastEnd: pastEnd)
+            case .light:
+                guard let inside = bandLevel(a, b, depths: 3...7, over: 0...1), let outside = bandLevel(a, b, depths: -7...(-3), over: 0...1) else { return true }
+                return outside - inside >= Self.minimumStep
+            }
         }
         return runsOn(c[(k + 3) % 4], c[k], pastEnd: true) || runsOn(c[(k + 1) % 4], c[(k + 2) % 4], pastEnd: false)
     }
