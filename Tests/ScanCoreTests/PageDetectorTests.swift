@@ -1822,6 +1822,39 @@ import Testing
         #expect(found.quad.intersectionOverUnion(pane) == 0)
     }
 
+    /// A photo from `scripts/make-photos` (its held set, a fresh seed), scaled to 768×432: a
+    /// printed page held up before a brown wall, brighter than it, a hand over its top; beside
+    /// it a blank, bright window pane in its frame, whose outline and its near-copies are scored
+    /// above the page in every reading, so the page is never verified.
+    @Test("a page held up beside a blank pane that outscores it is read past the pane")
+    func pageReadPastBlankPane() throws {
+        let photo = try ImageSource.open(path: Fixtures.testImage("page-held-beside-blank-pane.jpg")).page(0).image
+        let page = Quad(topLeft: Point(191.8, 44.9), topRight: Point(330.9, 13.2), bottomRight: Point(439.0, 330.7), bottomLeft: Point(215.1, 374.0))
+        let pane = Quad(topLeft: Point(430.6, 10.1), topRight: Point(700.1, 11.6), bottomRight: Point(698.6, 312.2), bottomLeft: Point(429.3, 310.6))
+        let found = try #require(PageDetector().detect(in: photo))
+        #expect(SyntheticPhoto.cornerError(found.quad, page) < 3, "\(found.quad.corners)")
+        // The page's corner touches the pane's frame.
+        #expect(found.quad.intersectionOverUnion(pane) < 0.01)
+    }
+
+    /// The paint over a blank outline takes the level round it, and is refused where what lies
+    /// beyond one side is brighter (the rest of a sheet): there it would make a paper step.
+    @Test("a blank outline is painted over in the level round it, not where paper lies past a side")
+    func paintOverBlankOutline() throws {
+        let (width, height) = (60, 60)
+        let pane = Quad(topLeft: Point(20, 20), topRight: Point(40, 20), bottomRight: Point(40, 40), bottomLeft: Point(20, 40))
+        func image(_ level: (Int, Int) -> UInt8) throws -> PixelBuffer {
+            try PixelBuffer(width: width, height: height, format: .gray, pixels: (0..<height).flatMap { y in (0..<width).map { x in level(x, y) } })
+        }
+        // A bright pane on a wall at 100.
+        let onWall = try image { x, y in (20..<40).contains(x) && (20..<40).contains(y) ? 230 : 100 }
+        let painted = try #require(onWall.paintedOver(pane, reach: 3, spread: GradientField.minimumPaperStep))
+        #expect(Set(painted.pixels) == [100])
+        // The same with paper (at 200) above the pane's top side.
+        let belowPaper = try image { x, y in (20..<40).contains(x) && (20..<40).contains(y) ? 230 : y < 20 ? 200 : 100 }
+        #expect(belowPaper.paintedOver(pane, reach: 3, spread: GradientField.minimumPaperStep) == nil)
+    }
+
     /// A photo from `scripts/make-photos` (its documents set), scaled to 768×432: a till receipt,
     /// under the share of the frame the search looks for, on a speckled desk with a dark box, a
     /// pen and a cable beside it.

@@ -76,7 +76,8 @@ public struct PageDetection: Sendable, Equatable {
 /// wall far brighter than its paper, which no gain brings to a light's level: there each
 /// outline is judged against a light at the level of what lies beyond it, and must carry print
 /// (`heldUpReading`). An outline found with little or nothing printed in it (a stretch of
-/// wall, a window pane in its frame) gives way to a page found so with clearly more print.
+/// wall, a window pane in its frame) gives way to a page found so with clearly more print, or
+/// last, to one found with that outline painted over (`readingPast`).
 ///
 /// Where the grey reading finds neither a page nor the frame, all of this runs once more on
 /// the photo's whiteness (brightness less twice the chroma), for a page that steps from what it
@@ -226,13 +227,15 @@ public struct PageDetector: Sendable {
             found = secondLooks.lazy.compactMap { $0() }.first
         } else if let sparse = found, !sparse.outline.isFrame,
                   case let sparsePrint = field.printShare(inside: sparse.outline.quad, textless: textless), sparsePrint < GradientField.fullyPrinted,
-                  let printed = secondLooks.lazy.compactMap({ $0() }).first(where: {
+                  case let pastSparse = { readingPast(sparse.outline.quad, in: small, closingRadius: radius) },
+                  let printed = (secondLooks + [pastSparse]).lazy.compactMap({ $0() }).first(where: {
                       Self.outweighs($0.field.printShare(inside: $0.outline.quad, textless: $0.textless), over: sparsePrint)
                   }) {
             // An outline with little or nothing printed in it (a stretch of wall, a window pane
             // in its frame, a blank sheet) gives way to a printed page found on a second look:
             // the first reading that outweighs it, not merely the first to find an outline (a
-            // pane is found again in a photo read brighter).
+            // pane is found again in a photo read brighter). Last, the photo is read with that
+            // outline painted over: its near-copies may fill the search's places in every reading.
             found = printed
         }
         guard let (best, field, textless) = found else { return .nothing }

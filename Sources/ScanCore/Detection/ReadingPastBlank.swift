@@ -1,0 +1,74 @@
+import Foundation
+
+// An outline with nothing printed in it (a window pane in its frame, a blank board) can be the
+// strongest in the photo and stand in front of the page in every reading: the search verifies
+// the best-scored outlines first and keeps the first that passes, so a printed page scored
+// below the pane's near-copies is never read. Where the outline found is blank, the photo is
+// read once more with it painted over in what lies round it.
+
+extension PageDetector {
+    /// The page outline read from `small` with `blank` (an outline found first, with little
+    /// printed in it) painted over, and the views it was read in; nil unless a page is found
+    /// there, well backed, that lies clear of `blank`.
+    func readingPast(_ blank: Quad, in small: PixelBuffer, closingRadius radius: Int)
+        -> (outline: ScoredQuad, field: GradientField, textless: GradientField)? {
+        guard let painted = small.paintedOver(blank, reach: Self.blankReach, spread: GradientField.minimumPaperStep) else { return nil }
+        let (field, textless) = GradientField.views(of: painted, closingRadius: radius)
+        guard let outline = field.pageOutline(minimumAreaFraction: minimumAreaFraction, minimumConfidence: minimumConfidence, textless: textless),
+              !outline.isFrame, outline.confidence >= GradientField.laterPlaceConfidence,
+              Polygon.intersectionArea(outline.quad.corners, blank.corners) <= Self.blankOverlap * outline.quad.area else { return nil }
+        return (outline, field, textless)
+    }
+
+    /// How far past a blank outline, in working pixels, the paint reaches: over its edge's
+    /// blur and the bands a side's step is read in, so no step is left along it.
+    static let blankReach = 8.0
+    /// The share of a page found past a blank outline that may lie over where it was: the page
+    /// may overlap a pane's frame, but an outline round the paint itself is no page.
+    static let blankOverlap = 0.1
+}
+
+extension PixelBuffer {
+    /// A grey image with `quad`, and the strip `reach` pixels round it, set to the median level
+    /// of the ring just past that strip, what lies round it; nil where that ring is out of view,
+    /// or where beyond one side it is brighter than that level by `spread` grey levels or more:
+    /// there the paint would make a paper step of its own along that side, and the rest of a
+    /// sheet past a blank part of it would read as a page.
+    func paintedOver(_ quad: Quad, reach: Double, spread: Float) -> PixelBuffer? {
+        guard format == .gray else { return nil }
+        let c = quad.corners
+        let sign: Double = quad.signedArea >= 0 ? 1 : -1
+        // Each side's unit normal pointing inwards: the least of the four distances is a
+        // point's depth inside the outline (negative outside, at most that far out).
+        let normals = (0..<4).map { k -> (Point, Point) in
+            let a = c[k], b = c[(k + 1) % 4], length = max(a.distance(to: b), 1e-9)
+            return (a, Point(-(b.y - a.y) / length * sign, (b.x - a.x) / length * sign))
+        }
+        let ringWidth = 4.0
+        var rings = [[Float]](repeating: [], count: 4), inside: [Int] = []
+        for y in 0..<height {
+            for x in 0..<width {
+                let p = Point(Double(x) + 0.5, Double(y) + 0.5)
+                var depth = Double.infinity, nearest = 0
+                for (k, (a, n)) in normals.enumerated() {
+                    let d = Point.dot(p - a, n)
+                    if d < depth { (depth, nearest) = (d, k) }
+                }
+                if depth >= -reach {
+                    inside.append(y * width + x)
+                } else if depth >= -(reach + ringWidth) {
+                    rings[nearest].append(Float(pixels[y * width + x]))
+                }
+            }
+        }
+        var all = rings.flatMap { $0 }
+        guard all.count >= 16, let level = all.selectKth(all.count / 2) else { return nil }
+        for var ring in rings where !ring.isEmpty {
+            guard let beyond = ring.selectKth(ring.count / 2), beyond - level < spread else { return nil }
+        }
+        var out = self
+        let paint = UInt8(level.rounded())
+        for i in inside { out.pixels[i] = paint }
+        return out
+    }
+}
