@@ -36,22 +36,18 @@ extension PixelBuffer {
     /// sheet past a blank part of it would read as a page.
     func paintedOver(_ quad: Quad, reach: Double, spread: Float) -> PixelBuffer? {
         guard format == .gray else { return nil }
+        // The least of the distances to the sides' lines (positive inside, the corners being
+        // clockwise) is a point's depth inside the outline: negative outside, at most that far out.
         let c = quad.corners
-        let sign: Double = quad.signedArea >= 0 ? 1 : -1
-        // Each side's unit normal pointing inwards: the least of the four distances is a
-        // point's depth inside the outline (negative outside, at most that far out).
-        let normals = (0..<4).map { k -> (Point, Point) in
-            let a = c[k], b = c[(k + 1) % 4], length = max(a.distance(to: b), 1e-9)
-            return (a, Point(-(b.y - a.y) / length * sign, (b.x - a.x) / length * sign))
-        }
+        let sides = (0..<4).map { Line(through: c[$0], c[($0 + 1) % 4]) }
         let ringWidth = 4.0
         var rings = [[Float]](repeating: [], count: 4), inside: [Int] = []
         for y in 0..<height {
             for x in 0..<width {
                 let p = Point(Double(x) + 0.5, Double(y) + 0.5)
                 var depth = Double.infinity, nearest = 0
-                for (k, (a, n)) in normals.enumerated() {
-                    let d = Point.dot(p - a, n)
+                for (k, side) in sides.enumerated() {
+                    let d = Point.dot(p, side.normal) - side.rho
                     if d < depth { (depth, nearest) = (d, k) }
                 }
                 if depth >= -reach {
