@@ -2482,6 +2482,29 @@ import Testing
         #expect(clipped.paperReachesFrame(corners[0], corners[1], view: clipped))
     }
 
+    /// A desk darker far along the frame's top edge (a band of shade at each end), a page
+    /// 12 px short of the frame or cut by it: the strip between the sides is desk, and steps
+    /// from the median of the frame's edge beyond them, which the shade sets, as paper would.
+    /// Right past each end the desk is lit as the strip is.
+    @Test("an outline leaning on the frame is refused where the strip along the frame is the desk right past its sides")
+    func frameStripIsDeskUnderUnevenLight() throws {
+        func field(top: Int) throws -> GradientField {
+            let w = 400, h = 160
+            var pixels = [UInt8](repeating: 150, count: w * h)
+            for y in 0..<h { for x in 0..<w where x < 60 || x >= 340 { pixels[y * w + x] = 120 } }
+            for y in top..<150 { for x in 120..<280 { pixels[y * w + x] = 215 } }
+            var field = GradientField(try PixelBuffer(width: w, height: h, format: .gray, pixels: pixels))
+            field.light = GradientField.lightMask(field.luma)
+            return field
+        }
+        let corners = [Point(120, 0.5), Point(280, 0.5), Point(280, 150), Point(120, 150)]
+        let short = try field(top: 12), cut = try field(top: 0)
+        #expect(!short.paperReachesFrame(corners[0], corners[1], view: short))
+        #expect(cut.paperReachesFrame(corners[0], corners[1], view: cut))
+        #expect(short.verified(Self.candidate(corners, border: [0])) == nil)
+        #expect(cut.verified(Self.candidate(corners, border: [0])) != nil)
+    }
+
     /// A flat scan filling the frame, rows of print all down it, its lower part in shade (a
     /// crumpled receipt): the lit part leans on the frame with the shading boundary for a side.
     @Test("an outline leaning on the frame is refused where print runs on past its own side")

@@ -494,8 +494,12 @@ extension GradientField {
     /// Whether paper comes up to the frame along side a → b, which runs along it: the strip
     /// just inside the frame between the side's ends (`view`'s, the print wiped out) differs
     /// by a paper step from the strip along the same edge of the frame beyond them, what the
-    /// page lies on. True where too little of that edge lies beyond the side to tell, or both
-    /// are clipped white.
+    /// page lies on, and so does its part next to each end from what lies just past that end.
+    /// Far along the frame the desk may be lit otherwise (a band of shade across it), and a
+    /// strip of desk taken in for a page's part cut off by the frame then steps from it as a
+    /// page would; next to the ends, the desk is lit as the strip is. True where too little of
+    /// that edge lies beyond the side to tell (an end too near the frame's corner is not read),
+    /// or both are clipped white.
     ///
     /// With `atEitherEnd` (a page running off the frame at both ends), the side may pass at one
     /// of its ends instead: there the paper next to it against what lies just past it. The side
@@ -531,12 +535,15 @@ extension GradientField {
         let between = strip(from: 0.1 * length, to: 0.9 * length)
         let beyond = strip(from: -length, to: -3) + strip(from: length + 3, to: 2 * length)
         guard let whole = paperAndGround(between, beyond) else { return true }
-        if abs(whole.paper - whole.ground) >= Self.minimumPaperStep { return true }
-        guard atEitherEnd else { return false }
         let reach = Self.frameEndReach * length
         let ends = [paperAndGround(strip(from: 0.1 * length, to: 0.1 * length + reach), strip(from: -reach, to: -3)),
                     paperAndGround(strip(from: 0.9 * length - reach, to: 0.9 * length), strip(from: length + 3, to: length + reach))]
-        return ends.contains { end in end.map { abs($0.paper - $0.ground) >= Self.minimumPaperStep } ?? false }
+        func steps(_ strips: (paper: Float, ground: Float)?) -> Bool? { strips.map { abs($0.paper - $0.ground) >= Self.minimumPaperStep } }
+        if steps(whole) == true {
+            return atEitherEnd || ends.allSatisfy { steps($0) ?? true }
+        }
+        guard atEitherEnd else { return false }
+        return ends.contains { steps($0) ?? false }
     }
 
     /// How far along the frame past each end of a side on it, as a share of the side,
