@@ -538,12 +538,10 @@ extension GradientField {
         let reach = Self.frameEndReach * length
         let ends = [paperAndGround(strip(from: 0.1 * length, to: 0.1 * length + reach), strip(from: -reach, to: -3)),
                     paperAndGround(strip(from: 0.9 * length - reach, to: 0.9 * length), strip(from: length + 3, to: length + reach))]
-        func steps(_ strips: (paper: Float, ground: Float)?) -> Bool? { strips.map { abs($0.paper - $0.ground) >= Self.minimumPaperStep } }
-        if steps(whole) == true {
-            return atEitherEnd || ends.allSatisfy { steps($0) ?? true }
-        }
+        func steps(_ strips: (paper: Float, ground: Float)) -> Bool { abs(strips.paper - strips.ground) >= Self.minimumPaperStep }
+        if steps(whole) { return atEitherEnd || ends.allSatisfy { $0.map(steps) ?? true } }
         guard atEitherEnd else { return false }
-        return ends.contains { steps($0) ?? false }
+        return ends.contains { $0.map(steps) ?? false }
     }
 
     /// How far along the frame past each end of a side on it, as a share of the side,
