@@ -1837,22 +1837,47 @@ import Testing
         #expect(found.quad.intersectionOverUnion(pane) < 0.01)
     }
 
-    /// The paint over a blank outline takes the level round it, and is refused where what lies
-    /// beyond one side is brighter (the rest of a sheet): there it would make a paper step.
-    @Test("a blank outline is painted over in the level round it, not where paper lies past a side")
+    /// The same with the wall round the pane lit unevenly: brighter above its frame than beside
+    /// and below it, by more than a paper step. Painted in one level, the pane would leave a
+    /// step along its top side, and its near-copies would again be scored above the page.
+    @Test("a page held up beside a blank pane on an unevenly lit wall is read past the pane")
+    func pageReadPastUnevenlyLitPane() throws {
+        let photo = try ImageSource.open(path: Fixtures.testImage("page-held-beside-unevenly-lit-pane.jpg")).page(0).image
+        let page = Quad(topLeft: Point(290.0, 15.5), topRight: Point(478.5, 60.8), bottomRight: Point(429.4, 384.6), bottomLeft: Point(214.3, 329.7))
+        let pane = Quad(topLeft: Point(522.0, 26.0), topRight: Point(719.3, 34.8), bottomRight: Point(704.2, 372.3), bottomLeft: Point(507.0, 363.5))
+        let found = try #require(PageDetector().detect(in: photo))
+        #expect(SyntheticPhoto.cornerError(found.quad, page) < 3, "\(found.quad.corners)")
+        #expect(found.quad.intersectionOverUnion(pane) < 0.01)
+    }
+
+    /// The paint over a blank outline takes, next to each side, the level of what lies just
+    /// beyond that side: no side steps from what lies past it, on a wall lit evenly or not, or
+    /// with the rest of a sheet past one side.
+    @Test("a blank outline is painted over in the level beyond each of its sides")
     func paintOverBlankOutline() throws {
         let (width, height) = (60, 60)
         let pane = Quad(topLeft: Point(20, 20), topRight: Point(40, 20), bottomRight: Point(40, 40), bottomLeft: Point(20, 40))
         func image(_ level: (Int, Int) -> UInt8) throws -> PixelBuffer {
             try PixelBuffer(width: width, height: height, format: .gray, pixels: (0..<height).flatMap { y in (0..<width).map { x in level(x, y) } })
         }
+        func inPane(_ x: Int, _ y: Int) -> Bool { (20..<40).contains(x) && (20..<40).contains(y) }
         // A bright pane on a wall at 100.
-        let onWall = try image { x, y in (20..<40).contains(x) && (20..<40).contains(y) ? 230 : 100 }
-        let painted = try #require(onWall.paintedOver(pane, reach: 3, spread: GradientField.minimumPaperStep))
+        let onWall = try image { x, y in inPane(x, y) ? 230 : 100 }
+        let painted = try #require(onWall.paintedOver(pane, reach: 3))
         #expect(Set(painted.pixels) == [100])
-        // The same with paper (at 200) above the pane's top side.
-        let belowPaper = try image { x, y in (20..<40).contains(x) && (20..<40).contains(y) ? 230 : y < 20 ? 200 : 100 }
-        #expect(belowPaper.paintedOver(pane, reach: 3, spread: GradientField.minimumPaperStep) == nil)
+        // Paper (at 200) above the pane's top side: the paint next to the top side is paper,
+        // next to the others the wall.
+        let belowPaper = try image { x, y in inPane(x, y) ? 230 : y < 20 ? 200 : 100 }
+        let underPaper = try #require(belowPaper.paintedOver(pane, reach: 3))
+        #expect(underPaper.pixels[22 * width + 30] == 200)
+        #expect(underPaper.pixels[38 * width + 30] == 100)
+        #expect(underPaper.pixels[30 * width + 22] == 100)
+        #expect(!underPaper.pixels.contains(230))
+        // A wall lit from the right: 90 left of the pane, 120 right of it.
+        let lit = try image { x, y in inPane(x, y) ? 230 : x < 30 ? 90 : 120 }
+        let unevenly = try #require(lit.paintedOver(pane, reach: 3))
+        #expect(unevenly.pixels[30 * width + 21] == 90)
+        #expect(unevenly.pixels[30 * width + 38] == 120)
     }
 
     /// A photo from `scripts/make-photos` (its documents set), scaled to 768×432: a till receipt,

@@ -12,7 +12,7 @@ extension PageDetector {
     /// there, well backed, that lies clear of `blank`.
     func readingPast(_ blank: Quad, in small: PixelBuffer, closingRadius radius: Int)
         -> (outline: ScoredQuad, field: GradientField, textless: GradientField)? {
-        guard let painted = small.paintedOver(blank, reach: Self.blankReach, spread: GradientField.minimumPaperStep) else { return nil }
+        guard let painted = small.paintedOver(blank, reach: Self.blankReach) else { return nil }
         let (field, textless) = GradientField.views(of: painted, closingRadius: radius)
         guard let outline = field.pageOutline(minimumAreaFraction: minimumAreaFraction, minimumConfidence: minimumConfidence, textless: textless),
               !outline.isFrame, outline.confidence >= GradientField.laterPlaceConfidence,
@@ -29,19 +29,19 @@ extension PageDetector {
 }
 
 extension PixelBuffer {
-    /// A grey image with `quad`, and the strip `reach` pixels round it, set to the median level
-    /// of the ring just past that strip, what lies round it; nil where that ring is out of view,
-    /// or where beyond one side it is brighter than that level by `spread` grey levels or more:
-    /// there the paint would make a paper step of its own along that side, and the rest of a
-    /// sheet past a blank part of it would read as a page.
-    func paintedOver(_ quad: Quad, reach: Double, spread: Float) -> PixelBuffer? {
+    /// A grey image with `quad`, and the strip `reach` pixels round it, painted over in what lies
+    /// round it: each pixel in the level of the ring just past that strip beyond its nearest
+    /// side (the median of that ring), so no side steps from what lies beyond it, though a wall
+    /// is lit unevenly round a pane or the rest of a sheet lies past a blank part of it. Nil
+    /// where the rings are out of view.
+    func paintedOver(_ quad: Quad, reach: Double) -> PixelBuffer? {
         guard format == .gray else { return nil }
         // The least of the distances to the sides' lines (positive inside, the corners being
         // clockwise) is a point's depth inside the outline: negative outside, at most that far out.
         let c = quad.corners
         let sides = (0..<4).map { Line(through: c[$0], c[($0 + 1) % 4]) }
         let ringWidth = 4.0
-        var rings = [[Float]](repeating: [], count: 4), inside: [Int] = []
+        var rings = [[Float]](repeating: [], count: 4), inside: [(index: Int, side: Int)] = []
         for y in 0..<height {
             for x in 0..<width {
                 let p = Point(Double(x) + 0.5, Double(y) + 0.5)
@@ -51,7 +51,7 @@ extension PixelBuffer {
                     if d < depth { (depth, nearest) = (d, k) }
                 }
                 if depth >= -reach {
-                    inside.append(y * width + x)
+                    inside.append((y * width + x, nearest))
                 } else if depth >= -(reach + ringWidth) {
                     rings[nearest].append(Float(pixels[y * width + x]))
                 }
@@ -59,12 +59,13 @@ extension PixelBuffer {
         }
         var all = rings.flatMap { $0 }
         guard all.count >= 16, let level = all.selectKth(all.count / 2) else { return nil }
-        for var ring in rings where !ring.isEmpty {
-            guard let beyond = ring.selectKth(ring.count / 2), beyond - level < spread else { return nil }
+        // A side with too little of its ring in view takes the level all round.
+        let levels = rings.map { ring -> UInt8 in
+            var ring = ring
+            return UInt8((ring.count >= 4 ? ring.selectKth(ring.count / 2) ?? level : level).rounded())
         }
         var out = self
-        let paint = UInt8(level.rounded())
-        for i in inside { out.pixels[i] = paint }
+        for (index, side) in inside { out.pixels[index] = levels[side] }
         return out
     }
 }
