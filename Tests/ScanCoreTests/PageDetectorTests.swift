@@ -1576,6 +1576,31 @@ import Testing
         #expect(!PageDetector.isPart(across, of: whole))
     }
 
+    /// A photo from `scripts/make-photos` (its held set, a fresh seed), scaled to 768×432: a
+    /// printed page held up before a mustard wall, over the lower right of a framed mosaic. In
+    /// grey the outline found takes in the picture's frame with the page, its left side over
+    /// the bare wall, and is reported at 0; the whiteness finds the page, well backed, within
+    /// it. A part of an outline with a side backed by next to nothing is no half of a sheet.
+    @Test("a page held up before a framed picture stands where grey takes both in one outline with a side over the wall")
+    func pageBeforeFramedPicture() throws {
+        let photo = try ImageSource.open(path: Fixtures.testImage("page-held-before-framed-picture.jpg")).page(0).image
+        let page = Quad(topLeft: Point(249.7, 114.2), topRight: Point(424.3, 96.1), bottomRight: Point(441.3, 369.5), bottomLeft: Point(252.6, 384.4))
+        let detector = PageDetector()
+        let grey = photo.grayscale()
+        let small = detector.workingCopy(of: grey)
+        guard case .page(let both, _) = detector.reading(of: grey, working: small, leastConfidence: detector.minimumConfidence) else {
+            Issue.record("the grey reading should find an outline")
+            return
+        }
+        // The grey outline holds the page as a part of it, one of its sides unbacked.
+        #expect(PageDetector.isPart(page, of: both.quad), "\(both.quad)")
+        let scale = Double(small.width) / Double(grey.width)
+        #expect(GradientField(small).weakestSideBacking(both.quad.scaled(scale, scale)) < PageDetector.sheetSideBacking)
+        let found = try #require(detector.detect(in: photo))
+        #expect(SyntheticPhoto.cornerError(found.quad, page) < 3, "\(found.quad.corners)")
+        #expect(found.confidence >= detector.minimumConfidence)
+    }
+
     /// A saturated yellow whose brightness is `luma`.
     static func boardColour(luma: UInt8) -> (UInt8, UInt8, UInt8)? {
         for g in 0...255 {

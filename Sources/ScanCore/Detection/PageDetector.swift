@@ -139,10 +139,15 @@ public struct PageDetector: Sendable {
             // colour tells it from what lies round it, that page stands instead; unless it is a
             // part of that outline (`isPart`): a sheet lit by two lights of different colours
             // (a spread, a folded sheet) reads white in one light alone, and grey sees it whole.
+            // Whole, the sheet has edges along each of its sides; an outline with a side that
+            // next to nothing backs is no sheet (a page held up and a framed picture beside it,
+            // taken in together), and the page in it stands.
             guard page.confidence < minimumConfidence, let colour = colourPhoto() else { return page }
+            let (sx, sy) = (Double(small.width) / Double(grey.width), Double(small.height) / Double(grey.height))
             if let white = whitenessReading(of: colour, workingGrey: small), white.confidence > page.confidence,
                white.confidence >= minimumConfidence {
-                return Self.isPart(white.quad, of: page.quad) ? page : white
+                let wholeSheet = GradientField(small).weakestSideBacking(page.quad.scaled(sx, sy)) >= Self.sheetSideBacking
+                return wholeSheet && Self.isPart(white.quad, of: page.quad) ? page : white
             }
             // A receipt or a ticket is under the share of the frame the search looks for: there
             // the outline kept may be one that took in the desk beside it, with a side along a
@@ -151,7 +156,6 @@ public struct PageDetector: Sendable {
             // a page (the print above a figure, the part in light above a shadow's edge).
             if let receipt = smallPageReading(grey: grey, workingGrey: small, colour: colour),
                receipt.confidence >= minimumConfidence, receipt.confidence > page.confidence {
-                let (sx, sy) = (Double(small.width) / Double(grey.width), Double(small.height) / Double(grey.height))
                 let (part, whole) = (receipt.quad.scaled(sx, sy), page.quad.scaled(sx, sy))
                 if !GradientField(small).isPartOfSheet(part, within: whole) { return receipt }
             }
@@ -263,6 +267,10 @@ public struct PageDetector: Sendable {
     /// The largest share of the other's area that a part covers: a sheet's part in one of two
     /// lights is about half of it.
     static let partShare = 2.0 / 3
+    /// The least backing by edges of each of a whole sheet's own sides (`weakestSideBacking`):
+    /// a sheet's part in one of two lights keeps 0.3 or more; a side taken in over a wall,
+    /// none.
+    static let sheetSideBacking = 0.15
 
     /// Whether an outline found on a second look, with `print` of it printed (`printShare`),
     /// replaces the first outline, with `first` printed (under `fullyPrinted`). Beside one
