@@ -1847,32 +1847,36 @@ import Testing
         #expect(found.quad.intersectionOverUnion(pane) == 0)
     }
 
-    /// A photo from `scripts/make-photos` (its held set, a fresh seed), scaled to 768×432: a
-    /// printed page held up before a brown wall, brighter than it, a hand over its top; beside
-    /// it a blank, bright window pane in its frame, whose outline and its near-copies are scored
-    /// above the page in every reading, so the page is never verified.
-    @Test("a page held up beside a blank pane that outscores it is read past the pane")
-    func pageReadPastBlankPane() throws {
-        let photo = try ImageSource.open(path: Fixtures.testImage("page-held-beside-blank-pane.jpg")).page(0).image
-        let page = Quad(topLeft: Point(191.8, 44.9), topRight: Point(330.9, 13.2), bottomRight: Point(439.0, 330.7), bottomLeft: Point(215.1, 374.0))
-        let pane = Quad(topLeft: Point(430.6, 10.1), topRight: Point(700.1, 11.6), bottomRight: Point(698.6, 312.2), bottomLeft: Point(429.3, 310.6))
-        let found = try #require(PageDetector().detect(in: photo))
-        #expect(SyntheticPhoto.cornerError(found.quad, page) < 3, "\(found.quad.corners)")
-        // The page's corner touches the pane's frame.
-        #expect(found.quad.intersectionOverUnion(pane) < 0.01)
+    /// A printed page held up beside a blank window pane in its frame, whose outline and its
+    /// near-copies are scored above the page in every reading, so the page is never verified.
+    /// Photos from `scripts/make-photos` (its held set, fresh seeds), scaled to 768×432.
+    struct PaneBesidePage: Sendable, CustomTestStringConvertible {
+        var fixture: String
+        var page: Quad
+        var pane: Quad
+        var testDescription: String { fixture }
     }
 
-    /// The same with the wall round the pane lit unevenly: brighter above its frame than beside
-    /// and below it, by more than a paper step. Painted in one level, the pane would leave a
-    /// step along its top side, and its near-copies would again be scored above the page.
-    @Test("a page held up beside a blank pane on an unevenly lit wall is read past the pane")
-    func pageReadPastUnevenlyLitPane() throws {
-        let photo = try ImageSource.open(path: Fixtures.testImage("page-held-beside-unevenly-lit-pane.jpg")).page(0).image
-        let page = Quad(topLeft: Point(290.0, 15.5), topRight: Point(478.5, 60.8), bottomRight: Point(429.4, 384.6), bottomLeft: Point(214.3, 329.7))
-        let pane = Quad(topLeft: Point(522.0, 26.0), topRight: Point(719.3, 34.8), bottomRight: Point(704.2, 372.3), bottomLeft: Point(507.0, 363.5))
-        let found = try #require(PageDetector().detect(in: photo))
-        #expect(SyntheticPhoto.cornerError(found.quad, page) < 3, "\(found.quad.corners)")
-        #expect(found.quad.intersectionOverUnion(pane) < 0.01)
+    static let panesBesidePages = [
+        // Before a brown wall brighter than the page, a hand over its top; the page's corner
+        // touches the pane's frame.
+        PaneBesidePage(fixture: "page-held-beside-blank-pane.jpg",
+                       page: Quad(topLeft: Point(191.8, 44.9), topRight: Point(330.9, 13.2), bottomRight: Point(439.0, 330.7), bottomLeft: Point(215.1, 374.0)),
+                       pane: Quad(topLeft: Point(430.6, 10.1), topRight: Point(700.1, 11.6), bottomRight: Point(698.6, 312.2), bottomLeft: Point(429.3, 310.6))),
+        // The wall round the pane lit unevenly: brighter above its frame than beside and below
+        // it, by more than a paper step. Painted in one level, the pane would leave a step along
+        // its top side, and its near-copies would again be scored above the page.
+        PaneBesidePage(fixture: "page-held-beside-unevenly-lit-pane.jpg",
+                       page: Quad(topLeft: Point(290.0, 15.5), topRight: Point(478.5, 60.8), bottomRight: Point(429.4, 384.6), bottomLeft: Point(214.3, 329.7)),
+                       pane: Quad(topLeft: Point(522.0, 26.0), topRight: Point(719.3, 34.8), bottomRight: Point(704.2, 372.3), bottomLeft: Point(507.0, 363.5))),
+    ]
+
+    @Test("a page held up beside a blank pane that outscores it is read past the pane", arguments: panesBesidePages)
+    func pageReadPastBlankPane(_ photo: PaneBesidePage) throws {
+        let image = try ImageSource.open(path: Fixtures.testImage(photo.fixture)).page(0).image
+        let found = try #require(PageDetector().detect(in: image))
+        #expect(SyntheticPhoto.cornerError(found.quad, photo.page) < 3, "\(found.quad.corners)")
+        #expect(found.quad.intersectionOverUnion(photo.pane) < 0.01)
     }
 
     /// The paint over a blank outline takes, next to each side, the level of what lies just
