@@ -268,8 +268,8 @@ public struct PageDetector: Sendable {
     /// lights is about half of it.
     static let partShare = 2.0 / 3
     /// The least backing by edges of each of a whole sheet's own sides (`weakestSideBacking`):
-    /// a sheet's part in one of two lights keeps 0.3 or more; a side taken in over a wall,
-    /// none.
+    /// round a sheet whose part in one of two lights reads white, over a quarter of each side;
+    /// along a side taken in over a wall, next to none.
     static let sheetSideBacking = 0.15
 
     /// Whether an outline found on a second look, with `print` of it printed (`printShare`),
