@@ -78,3 +78,19 @@ def render_page(seed, width, height, font_px, paragraphs=6, margin_frac=0.08):
             y += int(font_px * 1.45)
         y += int(font_px * 0.7)
     return img, gt
+
+
+def sample(image, x, y):
+    """Bilinear samples of an H x W (x C) numpy array at points x, y (pixel indices); 0 where x
+    is NaN."""
+    import numpy as np
+    ok = ~np.isnan(x)
+    xs, ys = np.nan_to_num(x), np.nan_to_num(y)
+    x0 = np.clip(np.floor(xs).astype(np.int64), 0, image.shape[1] - 2)
+    y0 = np.clip(np.floor(ys).astype(np.int64), 0, image.shape[0] - 2)
+    fx, fy = (xs - x0), (ys - y0)
+    if image.ndim == 3:
+        fx, fy, ok = fx[..., None], fy[..., None], ok[..., None]
+    top = image[y0, x0] * (1 - fx) + image[y0, x0 + 1] * fx
+    bottom = image[y0 + 1, x0] * (1 - fx) + image[y0 + 1, x0 + 1] * fx
+    return np.where(ok, top * (1 - fy) + bottom * fy, 0).astype(np.float32)
