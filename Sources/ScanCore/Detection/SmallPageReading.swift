@@ -11,7 +11,8 @@ extension PageDetector {
     /// frame (`workingGrey` is its working copy): the last reading, made only where no other
     /// found a page in colour photo `colour`, or only one reported below the bar, and only
     /// where a surface shows along its frame.
-    /// The outline must be well backed, carry print (`printedPage`), run at least `narrowPage`
+    /// The outline must be well backed, carry some print (`leastPrint`: a till receipt's few
+    /// lines may fill a third of it, a blank strip of light or a white box none), run at least `narrowPage`
     /// times as long as it is wide, and hold no more colour than paper (`paperChroma`), where
     /// an arm or a coloured card holds more.
     func smallPageReading(grey: PixelBuffer, workingGrey: PixelBuffer, colour: PixelBuffer) -> PageDetection? {
@@ -20,7 +21,7 @@ extension PageDetector {
         var small = self
         small.minimumAreaFraction = Self.smallestPageShare
         guard case .page(let page, let print) = small.reading(of: grey, working: workingGrey, leastConfidence: GradientField.laterPlaceConfidence),
-              print >= GradientField.printedPage
+              print >= GradientField.leastPrint
         else { return nil }
         let corners = page.quad.corners
         let across = corners[0].distance(to: corners[1]) + corners[2].distance(to: corners[3])
