@@ -776,6 +776,58 @@ import Testing
         }
     }
 
+    /// Where something lies over a page's edge.
+    enum Occluder: CaseIterable { case bookAcrossBottomSide, phoneOverTopRightCorner, notebookSlantwiseOverLeftSide }
+
+    /// `photo` in grey with `occluder` lying on it (a dark cover, its soft shadow on what lies
+    /// below), over the margin of `Self.page` at `Self.corners` but not its text.
+    static func occluded(_ photo: PixelBuffer, by occluder: Occluder) throws -> PixelBuffer {
+        // Centre, half-extents along and across its long axis, the axis's turn, and its level.
+        let (centre, halfLong, halfShort, turn, level): (Point, Double, Double, Double, Double) = switch occluder {
+        case .bookAcrossBottomSide: (Point(395, 725), 130, 70, 0.07, 45)
+        case .phoneOverTopRightCorner: (Point(640, 95), 75, 38, 0.9, 25)
+        case .notebookSlantwiseOverLeftSide: (Point(95, 420), 140, 95, 1.3, 70)
+        }
+        let (axis, across) = (Point(cos(turn), sin(turn)), Point(-sin(turn), cos(turn)))
+        func shape(_ shift: Point) -> Quad {
+            let c = centre + shift
+            return Quad(topLeft: c - axis * halfLong - across * halfShort, topRight: c + axis * halfLong - across * halfShort,
+                        bottomRight: c + axis * halfLong + across * halfShort, bottomLeft: c - axis * halfLong + across * halfShort)
+        }
+        let (body, shadow) = (shape(Point(0, 0)), shape(Point(7, 9)))
+        var grey = photo.grayscale()
+        for y in 0..<grey.height {
+            for x in 0..<grey.width {
+                let p = Point(Double(x) + 0.5, Double(y) + 0.5), i = y * grey.width + x
+                if body.contains(p) {
+                    grey.pixels[i] = UInt8(level)
+                } else if shadow.contains(p) {
+                    grey.pixels[i] = UInt8(Double(grey.pixels[i]) * 0.65)
+                }
+            }
+        }
+        return grey
+    }
+
+    /// A book across a side hides a stretch of it; a phone over a corner hides the corner, which
+    /// lies where the two sides, carried on under it, meet. The outline still follows the page,
+    /// not the thing's edge. (Not yet for a book across the bottom side on a light desk: there
+    /// the page steps faintly from the desk, and the book's edge, strong against the paper, pulls
+    /// the fit of that side off the page's edge, its far corner 28 px short. A known weakness,
+    /// left open; `scripts/eval-detection`'s occluded sets measure it on photos.)
+    @Test("a page with a book, a phone or a notebook lying over its edge is found whole",
+          arguments: Occluder.allCases, [SyntheticPhoto.Background.dark, .light, .textured])
+    func occludedEdge(_ occluder: Occluder, _ background: SyntheticPhoto.Background) throws {
+        let photo = try SyntheticPhoto.make(page: Self.page, corners: Self.corners, width: 800, height: 800, background: background, shading: 0.3)
+        let detection = try #require(PageDetector().detect(in: try Self.occluded(photo, by: occluder)), "no page: \(occluder) on \(background)")
+        // 1% of the photo's side, as with nothing over the page.
+        withKnownIssue("a book across a side on a light desk pulls that side's fit off the page") {
+            #expect(SyntheticPhoto.cornerError(detection.quad, Self.corners) < 8, "\(occluder) on \(background): \(detection.quad)")
+        } when: {
+            occluder == .bookAcrossBottomSide && background == .light
+        }
+    }
+
     @Test("a rotated page is found with its corners in TL, TR, BR, BL order")
     func rotated() throws {
         let q = Quad(topLeft: Point(300, 60), topRight: Point(740, 330), bottomRight: Point(480, 760), bottomLeft: Point(60, 480))
