@@ -779,9 +779,9 @@ import Testing
     /// Where something lies over a page's edge.
     enum Occluder: CaseIterable { case bookAcrossBottomSide, phoneOverTopRightCorner, notebookSlantwiseOverLeftSide }
 
-    /// `photo` in grey with `occluder` lying on it (a dark cover, its soft shadow on what lies
-    /// below), over the margin of `Self.page` at `Self.corners` but not its text.
-    static func occluded(_ photo: PixelBuffer, by occluder: Occluder) throws -> PixelBuffer {
+    /// `photo` in grey with `occluder` lying on it over the edge of the page at `Self.corners`:
+    /// a dark cover, its shadow darkening what lies below it.
+    static func occluded(_ photo: PixelBuffer, by occluder: Occluder) -> PixelBuffer {
         // Centre, half-extents along and across its long axis, the axis's turn, and its level.
         let (centre, halfLong, halfShort, turn, level): (Point, Double, Double, Double, Double) = switch occluder {
         case .bookAcrossBottomSide: (Point(395, 725), 130, 70, 0.07, 45)
@@ -819,7 +819,7 @@ import Testing
           arguments: Occluder.allCases, [SyntheticPhoto.Background.dark, .light, .textured])
     func occludedEdge(_ occluder: Occluder, _ background: SyntheticPhoto.Background) throws {
         let photo = try SyntheticPhoto.make(page: Self.page, corners: Self.corners, width: 800, height: 800, background: background, shading: 0.3)
-        let detection = try #require(PageDetector().detect(in: try Self.occluded(photo, by: occluder)), "no page: \(occluder) on \(background)")
+        let detection = try #require(PageDetector().detect(in: Self.occluded(photo, by: occluder)), "no page: \(occluder) on \(background)")
         // 1% of the photo's side, as with nothing over the page.
         withKnownIssue("a book across a side on a light desk pulls that side's fit off the page") {
             #expect(SyntheticPhoto.cornerError(detection.quad, Self.corners) < 8, "\(occluder) on \(background): \(detection.quad)")
