@@ -52,6 +52,8 @@ extension GradientField {
             $0.quad != choice.quad && printContinues(from: choice.quad, into: $0.quad) && paperContinues(from: choice.quad, into: $0.quad)
         }) ?? wholeSheet(around: choice.quad, among: ranked, textless: textless) {
             choice = whole
+        } else if let whole = textless.unoccluded(choice, lines: houghLines(maxLines: 64) + textlessLines) {
+            choice = whole
         }
         // A crease whose part beyond lies in shade darker than the desk shows that part as a
         // dark band with edges of its own; in shade as dark as the desk it leaves no region
