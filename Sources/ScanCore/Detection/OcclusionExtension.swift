@@ -129,12 +129,14 @@ extension GradientField {
 
     /// How many of `steps` show the page's edge (a step up inwards, to nearer the `paper`
     /// beside the stretch than the `desk`), how many something lying across the line (the same
-    /// level either side, unlike that paper and unlike that desk), and how many neither; and
-    /// the longest run of steps showing the page's edge.
+    /// level either side, unlike that paper and unlike that desk, where most steps so read are
+    /// near one level), and how many neither; and the longest run of steps showing the page's
+    /// edge.
     func account(_ steps: [(inside: Float?, outside: Float?)], paper: Float, desk: Float)
         -> (count: Int, backed: Int, covered: Int, unexplained: Int, longestBacked: Int) {
         var result = (count: 0, backed: 0, covered: 0, unexplained: 0, longestBacked: 0)
         var run = 0
+        var covered: [Float] = []
         for step in steps {
             guard let inside = step.inside, let outside = step.outside else { continue }
             result.count += 1
@@ -146,10 +148,18 @@ extension GradientField {
             }
             run = 0
             if abs(inside - outside) < Self.minimumStep && abs(inside - paper) >= Self.minimumStep && abs(outside - desk) >= Self.minimumStep {
-                result.covered += 1
+                covered.append(inside)
             } else {
                 result.unexplained += 1
             }
+        }
+        result.covered = covered.count
+        // A thing lying over the page is one level along most of the stretch (its ends blur
+        // into what lies beside it); the leaves or the grain of a busy desk are not.
+        if let level = covered.median,
+           Double(covered.filter({ abs($0 - level) < Self.minimumStep }).count) < Self.steadyShare * Double(covered.count) {
+            result.unexplained += covered.count
+            result.covered = 0
         }
         return result
     }
@@ -158,6 +168,9 @@ extension GradientField {
     /// working pixels where what lies either side of it shows it is the same thing's edge.
     static let runOnReach = 0.25
     static let leastRunOn = 8.0
+    /// The share of the steps read as something lying over the page that must be near their
+    /// median level.
+    static let steadyShare = 0.75
     /// How far a side may turn, moved out to the page's own side (radians): where the thing
     /// lies over a corner, its edge cuts across it.
     static let maximumTurn = 1.0
