@@ -52,11 +52,6 @@ extension GradientField {
             $0.quad != choice.quad && printContinues(from: choice.quad, into: $0.quad) && paperContinues(from: choice.quad, into: $0.quad)
         }) ?? wholeSheet(around: choice.quad, among: ranked, textless: textless) {
             choice = whole
-        } else if let whole = textless.unoccluded(choice, lines: houghLines(maxLines: 64) + textlessLines),
-                  weakestSideBacking(whole.quad, covered: whole.covered) >= Self.unoccludedSideBacking {
-            // Its steps under the thing left out, each side of the whole page is backed along
-            // most of the rest; one that is not has taken in desk, not paper under the thing.
-            choice = whole
         }
         // A crease whose part beyond lies in shade darker than the desk shows that part as a
         // dark band with edges of its own; in shade as dark as the desk it leaves no region
@@ -118,10 +113,6 @@ extension GradientField {
         }
         return nil
     }
-
-    /// The least backing of each side of a page found past something lying over it, the
-    /// steps under the thing left out (`weakestSideBacking`).
-    static let unoccludedSideBacking = 0.5
 
     /// The share of its length along which a sheet's side past a crease must be backed.
     static let backedStretch = 0.5

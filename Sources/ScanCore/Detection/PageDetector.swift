@@ -50,11 +50,7 @@ public struct PageDetection: Sendable, Equatable {
 ///    region fits the page far better (a crumpled sheet), where the edge outline is the part
 ///    of a sheet in light, cut off at a crease, with print running on beyond it, or where the
 ///    edge outline is too poorly backed to keep. See `OutlineChoice`. A textless line a few
-///    pixels from a first-view line joins too where that line is a parallel row of print.
-///    Where a side of the outline chosen is the edge of something lying across the page (its
-///    edge runs on past a corner over the desk, or the page's sides run on past it), the side
-///    moves out to a line along which the page's edge shows past the thing and the thing lies
-///    over the rest (`unoccluded`);
+///    pixels from a first-view line joins too where that line is a parallel row of print;
 /// 7. where a band darker than the desk, but not than half the paper, lies past one side
 ///    between its neighbours carried on and ends at a straight edge, that side is a crease with
 ///    the rest of the sheet in shade darker than the desk: the outline grows over the band
@@ -310,7 +306,4 @@ struct ScoredQuad {
     /// `confidence` over the outline's own sides (those along the frame left out), each on its
     /// part in view.
     var backing: Double = 0
-    /// Steps of each side under something lying across the page (`unoccluded`), which back it
-    /// no less for showing no edge.
-    var covered = [0, 0, 0, 0]
 }

@@ -299,7 +299,7 @@ extension GradientField {
     func reportedConfidence(_ outline: ScoredQuad, printShare print: Double?) -> Double {
         let cut = (0..<4).filter { sidesRunOn(past: $0, of: outline.quad, inShade: true) }.count
         let printed = print.map { 0.5 + 0.5 * min(1, $0 / Self.fullyPrinted) } ?? 1
-        return outline.confidence * pow(Self.runOnShare, Double(cut)) * printed * weakestSideBacking(outline.quad, covered: outline.covered)
+        return outline.confidence * pow(Self.runOnShare, Double(cut)) * printed * weakestSideBacking(outline.quad)
     }
 
     /// The backing of the weakest of `q`'s own sides (those on the frame left out): the share of
@@ -307,14 +307,13 @@ extension GradientField {
     /// at the threshold its own step sets, as the checks read a side. They read the outline as
     /// found; its corners may have moved since (to where sides end, past a curl, over a crease),
     /// and a side left running over the desk makes the whole outline doubtful, however well
-    /// its other sides are backed. `covered` steps of each side, under something lying over
-    /// the page, are left out of it.
-    func weakestSideBacking(_ q: Quad, covered: [Int] = [0, 0, 0, 0]) -> Double {
+    /// its other sides are backed.
+    func weakestSideBacking(_ q: Quad) -> Double {
         let c = q.corners
         return (0..<4).reduce(1.0) { weakest, k in
             let (a, b) = (c[k], c[(k + 1) % 4])
             guard !liesOnFrame(a, b) else { return weakest }
-            return min(weakest, sideBacking(a, b, step: stepContrast(a, b).mean, occluded: covered[k]).inView)
+            return min(weakest, sideBacking(a, b, step: stepContrast(a, b).mean).inView)
         }
     }
 
