@@ -70,7 +70,6 @@ extension GradientField {
             ?? extendedOverShade(choice, minimumConfidence: Self.laterPlaceConfidence, eitherWay: true, levelSide: true, textless: textless)
                 .flatMap { paperContinues(from: choice.quad, into: $0.quad, step: Self.minimumPaperStep, bothSides: true) ? $0 : nil }
             ?? extendedOverPrint(choice, textless: textless)
-            ?? extendedOverFaintSheet(choice, textless: textless)
             ?? choice
         // An outline backed too poorly to keep is no page found: a part in light too small to
         // be a page alone, with a stretch of desk taken in for its fourth side, is one such.
@@ -166,9 +165,8 @@ extension GradientField {
     func foldedInShade(minimumAreaFraction: Double, minimumConfidence: Double, extraLines: [Line], textless: GradientField) -> ScoredQuad? {
         let ranked = rankedQuads(minimumAreaFraction: minimumAreaFraction * Self.smallestLitShare, extraLines: extraLines, textless: textless)
         let least = minimumAreaFraction * Double(width * height)
-        let part = answer(among: ranked, minimumConfidence: minimumConfidence, textless: textless)
-            .flatMap { !$0.isFrame && $0.confidence >= minimumConfidence ? $0 : nil }
-        if let part,
+        if let part = answer(among: ranked, minimumConfidence: minimumConfidence, textless: textless),
+           !part.isFrame, part.confidence >= minimumConfidence,
            let whole = extendedOverShade(part, minimumConfidence: minimumConfidence, eitherWay: true, levelSide: true, textless: textless)
             ?? extendedOverPrint(part, textless: textless),
            whole.quad.area >= least {
@@ -181,11 +179,6 @@ extension GradientField {
                   printShare(inside: part.quad, textless: textless) >= Self.printedPage,
                   let whole = extendedOverShade(part, minimumConfidence: minimumConfidence, textless: textless),
                   whole.quad.area >= least else { continue }
-            return whole
-        }
-        // Last, the part in light whose sheet goes on past the crease in shade at the desk's
-        // level, its edges too faint for the level checks (`extendedOverFaintSheet`).
-        if let part, let whole = extendedOverFaintSheet(part, textless: textless), whole.quad.area >= least {
             return whole
         }
         return nil

@@ -62,9 +62,7 @@ public struct PageDetection: Sendable, Equatable {
 ///    Where no page is found, or only an outline too poorly backed to keep, a second search
 ///    looks for a part in light too small to be a page alone, grown either way (there the band
 ///    in shade may be lighter than the desk in places, where the desk's light falls off, or at
-///    its level beside one of its sides). Last, a part in light grows over the rest of the sheet
-///    in shade at the desk's level, whose edges step too faintly for those checks, where its
-///    sides carried on and a far edge line up beyond chance (`FaintSheetExtension`);
+///    its level beside one of its sides);
 /// 8. in the outline chosen, a corner where a side bends further than step 5 looks across it (a
 ///    page folded near its end) moves to where both sides' edges, followed from their middles
 ///    with the print and without, end and meet (`bentCorners`);
